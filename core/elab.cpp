@@ -1,0 +1,486 @@
+#include "elab.hpp"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "diagnostic.hpp"
+#include "eval.hpp"
+#include "guard.hpp"
+#include "pretty.hpp"
+
+namespace thorin {
+
+static Val* vU() { return vUniverse(); }
+
+MetaId newMeta(World& w, Tm* closedType, uint32_t ctxLen, Span span, std::string origin) {
+  MetaEntry e;
+  e.type = closedType;
+  e.ctxLen = ctxLen;
+  e.block = w.block;
+  e.span = span;
+  e.origin = std::move(origin);
+  w.metas.push_back(std::move(e));
+  return MetaId(w.metas.size() - 1);
+}
+
+std::vector<Name> Cxt::names() const {
+  std::vector<Name> ns(lvl);
+  for (Local* l = locals; l; l = l->prev) ns[l->lvl] = l->name;
+  return ns;
+}
+
+std::string Elab::showVal(const Cxt& c, Val* v) {
+  return show(w_, quote(w_, w_.scratch, c.lvl, v), c.names());
+}
+std::string Elab::showTm(const Cxt& c, Tm* t) { return show(w_, t, c.names()); }
+
+Val* Elab::evalIn(Cxt& c, Tm* t) { return eval(w_, c.env, t); }
+
+Cxt Elab::bind(const Cxt& c, Name x, Val* ty, bool visible) {
+  Local* l = w_.scratch.make<Local>(c.locals, x, ty, c.lvl, false, visible, nullptr);
+  return Cxt{extend(w_, c.env, w_.var(c.lvl)), c.lvl + 1, l};
+}
+
+Cxt Elab::define(const Cxt& c, Name x, Tm* def, Val* vdef, Val* ty) {
+  Local* l = w_.scratch.make<Local>(c.locals, x, ty, c.lvl, true, true, def);
+  return Cxt{extend(w_, c.env, vdef), c.lvl + 1, l};
+}
+
+Tm* Elab::tyTm(Local* l) {
+  if (!l->tyTm) l->tyTm = quote(w_, w_.perm, l->lvl, l->ty, QuoteOpts{false, false});
+  return l->tyTm;
+}
+
+const uint8_t* Elab::mask(const Cxt& c) {
+  if (!c.locals) return nullptr;
+  if (!c.locals->mask) {
+    uint8_t* m = w_.perm.array<uint8_t>(c.lvl);
+    for (Local* l = c.locals; l; l = l->prev) m[l->lvl] = l->defined ? 0 : 1;
+    c.locals->mask = m;
+  }
+  return c.locals->mask;
+}
+
+Tm* Elab::freshMeta(Cxt& c, Val* ty, Span span, std::string origin) {
+  // The meta's type is closed over its context: Π (x : A) … let y = t; … → ty.
+  Tm* closed = quote(w_, w_.perm, c.lvl, ty, QuoteOpts{false, false});
+  for (Local* l = c.locals; l; l = l->prev) {
+    Tm* b = mkTm(w_.perm, l->defined ? TTag::Let : TTag::Pi);
+    b->name = l->name;
+    if (l->defined) {
+      b->a = tyTm(l);
+      b->b = l->defTm;
+      b->c = closed;
+    } else {
+      b->a = tyTm(l);
+      b->b = closed;
+    }
+    closed = b;
+  }
+  MetaId m = newMeta(w_, closed, c.lvl, span, std::move(origin));
+  Tm* t = mkTm(w_.perm, TTag::InsertedMeta);
+  t->n = m;
+  t->m = c.lvl;
+  t->mask = mask(c);
+  return t;
+}
+
+void Elab::unifyOrFail(Cxt& c, Span span, Val* expected, Val* actual) {
+  if (unifier_.unify(c.lvl, actual, expected)) return;
+  std::vector<std::string> notes{"expected type: " + showVal(c, expected),
+                                 "  actual type: " + showVal(c, actual)};
+  if (!unifier_.reason.empty()) notes.push_back("(" + unifier_.reason + ")");
+  fail(span, "type mismatch", std::move(notes));
+}
+
+std::pair<Tm*, Val*> Elab::insert(Cxt& c, Span span, Tm* t, Val* ty) {
+  while (true) {
+    Val* f = forceAll(w_, ty);
+    if (f->tag != VTag::Pi || f->icit != Icit::Impl) return {t, ty};
+    Tm* m = freshMeta(c, f->a, span, fmt::format("implicit argument {{{}}}", str(f->name)));
+    Tm* a = mkTm(w_.perm, TTag::App);
+    a->a = t;
+    a->b = m;
+    a->icit = Icit::Impl;
+    t = a;
+    ty = apply(w_, f, evalIn(c, m));
+  }
+}
+
+std::pair<Tm*, Val*> Elab::insertUntil(Cxt& c, Span span, Name x, Tm* t, Val* ty) {
+  while (true) {
+    Val* f = forceAll(w_, ty);
+    if (f->tag != VTag::Pi || f->icit != Icit::Impl)
+      fail(span, fmt::format("no implicit argument named '{}'", str(x)),
+           {"the function's type: " + showVal(c, ty)});
+    if (f->name == x) return {t, ty};
+    Tm* m = freshMeta(c, f->a, span, fmt::format("implicit argument {{{}}}", str(f->name)));
+    Tm* a = mkTm(w_.perm, TTag::App);
+    a->a = t;
+    a->b = m;
+    a->icit = Icit::Impl;
+    t = a;
+    ty = apply(w_, f, evalIn(c, m));
+  }
+}
+
+std::pair<Tm*, Val*> Elab::inferInsert(Cxt& c, Raw* r) {
+  auto [t, ty] = infer(c, r);
+  if (r->kind == RKind::Lam && as<RLam>(r)->info.icit == Icit::Impl) return {t, ty};
+  return insert(c, r->span, t, ty);
+}
+
+static bool lamMatches(RLam* l, Val* pi) {
+  if (l->info.icit != pi->icit) return false;
+  return !l->info.named || l->info.named == pi->name;
+}
+
+Tm* Elab::check(Cxt& c, Raw* r, Val* a) {
+  guard();
+  Val* f = force(w_, a);
+  if (f->tag == VTag::Top) f = forceAll(w_, f);
+  switch (r->kind) {
+  case RKind::Lam: {
+    auto* l = as<RLam>(r);
+    if (f->tag == VTag::Pi && lamMatches(l, f)) {
+      Val* dom = f->a;
+      if (l->ty) {
+        Tm* ann = check(c, l->ty, vU());
+        Val* va = evalIn(c, ann);
+        if (!unifier_.unify(c.lvl, va, dom))
+          fail(l->ty->span, "the binder's type annotation does not match the expected type",
+               {"expected type: " + showVal(c, dom), "  annotation: " + showVal(c, va)});
+      }
+      Cxt c2 = bind(c, l->x, dom);
+      Tm* body = check(c2, l->body, apply(w_, f, w_.var(c.lvl)));
+      Tm* t = mkTm(w_.perm, TTag::Lam);
+      t->name = l->x;
+      t->icit = f->icit;
+      t->a = body;
+      return t;
+    }
+    break;
+  }
+  case RKind::Pair: {
+    auto* p = as<RPair>(r);
+    if (f->tag == VTag::Sigma) {
+      Tm* a1 = check(c, p->fst, f->a);
+      Tm* a2 = check(c, p->snd, apply(w_, f, evalIn(c, a1)));
+      Tm* t = mkTm(w_.perm, TTag::Pair);
+      t->a = a1;
+      t->b = a2;
+      return t;
+    }
+    break;
+  }
+  case RKind::Let: {
+    auto* l = as<RLet>(r);
+    Tm* ty;
+    Tm* def;
+    Val* vty;
+    if (l->ty) {
+      ty = check(c, l->ty, vU());
+      vty = evalIn(c, ty);
+      def = check(c, l->def, vty);
+    } else {
+      auto [d, dty] = inferInsert(c, l->def);
+      def = d;
+      vty = dty;
+      ty = quote(w_, w_.perm, c.lvl, vty, QuoteOpts{false, false});
+    }
+    Cxt c2 = define(c, l->x, def, evalIn(c, def), vty);
+    Tm* body = check(c2, l->body, a);
+    Tm* t = mkTm(w_.perm, TTag::Let);
+    t->name = l->x;
+    t->a = ty;
+    t->b = def;
+    t->c = body;
+    return t;
+  }
+  case RKind::Hole: return freshMeta(c, a, r->span, "hole");
+  default: break;
+  }
+  // A term checked against an implicit function type gets an implicit λ,
+  // unless it is itself an implicit λ (handled above when the names match).
+  if (f->tag == VTag::Pi && f->icit == Icit::Impl) {
+    Cxt c2 = bind(c, f->name, f->a, false);
+    Tm* body = check(c2, r, apply(w_, f, w_.var(c.lvl)));
+    Tm* t = mkTm(w_.perm, TTag::Lam);
+    t->name = f->name;
+    t->icit = Icit::Impl;
+    t->a = body;
+    return t;
+  }
+  if (r->kind == RKind::Lam && as<RLam>(r)->info.icit == Icit::Impl && f->tag == VTag::Pi)
+    fail(r->span, "unexpected implicit lambda: the expected type is an explicit function type",
+         {"expected type: " + showVal(c, a)});
+  auto [t, ty] = inferInsert(c, r);
+  unifyOrFail(c, r->span, a, ty);
+  return t;
+}
+
+std::pair<Tm*, Val*> Elab::inferVar(Cxt& c, RVar* r) {
+  for (Local* l = c.locals; l; l = l->prev)
+    if (l->visible && l->name == r->name) {
+      Tm* t = mkTm(w_.perm, TTag::Var);
+      t->n = c.lvl - l->lvl - 1;
+      return {t, l->ty};
+    }
+  int32_t top = w_.lookupTop(r->name);
+  if (top >= 0) {
+    Tm* t = mkTm(w_.perm, TTag::Top);
+    t->n = uint32_t(top);
+    return {t, w_.topType(TopId(top))};
+  }
+  if (r->name == names::Type) return {mkTm(w_.perm, TTag::U), vU()};
+  // Suggest a close name (edit distance ≤ 2).
+  std::string_view want = str(r->name);
+  auto dist = [](std::string_view a, std::string_view b) {
+    std::vector<size_t> d(b.size() + 1);
+    for (size_t j = 0; j <= b.size(); ++j) d[j] = j;
+    for (size_t i = 1; i <= a.size(); ++i) {
+      size_t prev = d[0];
+      d[0] = i;
+      for (size_t j = 1; j <= b.size(); ++j) {
+        size_t tmp = d[j];
+        d[j] = std::min({d[j] + 1, d[j - 1] + 1, prev + (a[i - 1] != b[j - 1])});
+        prev = tmp;
+      }
+    }
+    return d[b.size()];
+  };
+  std::string best;
+  size_t bestD = want.size() <= 2 ? 1 : 3;
+  auto consider = [&](Name n) {
+    std::string_view s = str(n);
+    if (s == "_" ) return;
+    size_t d = dist(want, s);
+    if (d < bestD) {
+      bestD = d;
+      best = std::string(s);
+    }
+  };
+  for (Local* l = c.locals; l; l = l->prev)
+    if (l->visible) consider(l->name);
+  for (auto& e : w_.tops) consider(e.name);
+  std::vector<std::string> notes;
+  if (!best.empty()) notes.push_back(fmt::format("did you mean '{}'?", best));
+  fail(r->span, fmt::format("unknown name '{}'", want), std::move(notes));
+}
+
+std::pair<Tm*, Val*> Elab::inferApp(Cxt& c, RApp* r) {
+  Icit icit = r->info.icit;
+  Tm* t;
+  Val* ty;
+  if (r->info.named) {
+    auto [t0, ty0] = infer(c, r->fn);
+    std::tie(t, ty) = insertUntil(c, r->arg->span, r->info.named, t0, ty0);
+  } else if (icit == Icit::Impl) {
+    std::tie(t, ty) = infer(c, r->fn);
+  } else {
+    std::tie(t, ty) = inferInsert(c, r->fn);
+  }
+  Val* f = forceAll(w_, ty);
+  if (f->tag == VTag::Flex) {
+    // Unknown function type: refine it to a fresh Π.
+    Tm* a = freshMeta(c, vU(), r->fn->span, "domain of a function");
+    Val* va = evalIn(c, a);
+    Cxt c2 = bind(c, intern("x"), va);
+    Tm* b = freshMeta(c2, vU(), r->fn->span, "codomain of a function");
+    Val* pi = mkVal(w_, VTag::Pi);
+    pi->name = intern("x");
+    pi->icit = icit;
+    pi->a = va;
+    pi->env = c.env;
+    pi->body = b;
+    unifyOrFail(c, r->fn->span, pi, ty);
+    f = pi;
+  }
+  if (f->tag != VTag::Pi) {
+    fail(r->fn->span, "this is applied to an argument, but it is not a function",
+         {"its type: " + showVal(c, ty)});
+  }
+  if (f->icit != icit) {
+    if (icit == Icit::Impl)
+      fail(r->arg->span, "unexpected implicit argument: the function expects an explicit one",
+           {"the function's type: " + showVal(c, ty)});
+    fail(r->arg->span, "expected an implicit argument", {"the function's type: " + showVal(c, ty)});
+  }
+  Tm* u = check(c, r->arg, f->a);
+  Tm* res = mkTm(w_.perm, TTag::App);
+  res->a = t;
+  res->b = u;
+  res->icit = icit;
+  return {res, apply(w_, f, evalIn(c, u))};
+}
+
+std::pair<Tm*, Val*> Elab::inferProj(Cxt& c, RProj* r) {
+  auto [t, ty] = inferInsert(c, r->t);
+  Val* f = forceAll(w_, ty);
+  if (f->tag == VTag::Flex && r->proj != ProjKind::Field) {
+    Tm* a = freshMeta(c, vU(), r->t->span, "first component type");
+    Val* va = evalIn(c, a);
+    Cxt c2 = bind(c, intern("x"), va);
+    Tm* b = freshMeta(c2, vU(), r->t->span, "second component type");
+    Val* sg = mkVal(w_, VTag::Sigma);
+    sg->name = intern("x");
+    sg->a = va;
+    sg->env = c.env;
+    sg->body = b;
+    unifyOrFail(c, r->t->span, sg, ty);
+    f = sg;
+  }
+  auto notPair = [&]() -> std::pair<Tm*, Val*> {
+    fail(r->span, "this projection is applied to something that is not a pair",
+         {"its type: " + showVal(c, ty)});
+  };
+  switch (r->proj) {
+  case ProjKind::Fst: {
+    if (f->tag != VTag::Sigma) return notPair();
+    Tm* p = mkTm(w_.perm, TTag::Proj1);
+    p->a = t;
+    return {p, f->a};
+  }
+  case ProjKind::Snd: {
+    if (f->tag != VTag::Sigma) return notPair();
+    Tm* p = mkTm(w_.perm, TTag::Proj2);
+    p->a = t;
+    Tm* p1 = mkTm(w_.perm, TTag::Proj1);
+    p1->a = t;
+    return {p, apply(w_, f, evalIn(c, p1))};
+  }
+  case ProjKind::Field: {
+    Val* cur = evalIn(c, t);
+    for (uint32_t k = 0;; ++k) {
+      if (f->tag != VTag::Sigma)
+        fail(r->span, fmt::format("no field named '{}'", str(r->field)),
+             {"the type: " + showVal(c, ty)});
+      if (f->name == r->field) {
+        Tm* p = mkTm(w_.perm, TTag::Field);
+        p->a = t;
+        p->n = k;
+        p->name = r->field;
+        return {p, f->a};
+      }
+      f = forceAll(w_, apply(w_, f, vProj1(w_, cur)));
+      cur = vProj2(w_, cur);
+    }
+  }
+  }
+  return notPair();
+}
+
+std::pair<Tm*, Val*> Elab::infer(Cxt& c, Raw* r) {
+  guard();
+  switch (r->kind) {
+  case RKind::Var: return inferVar(c, as<RVar>(r));
+  case RKind::U: return {mkTm(w_.perm, TTag::U), vU()};
+  case RKind::Hole: {
+    Tm* a = freshMeta(c, vU(), r->span, "type of a hole");
+    Tm* t = freshMeta(c, evalIn(c, a), r->span, "hole");
+    return {t, evalIn(c, a)};
+  }
+  case RKind::Pi:
+  case RKind::Sigma: {
+    bool pi = r->kind == RKind::Pi;
+    Name x = pi ? as<RPi>(r)->x : as<RSigma>(r)->x;
+    Raw* dom = pi ? as<RPi>(r)->dom : as<RSigma>(r)->fst;
+    Raw* cod = pi ? as<RPi>(r)->cod : as<RSigma>(r)->snd;
+    Tm* a = check(c, dom, vU());
+    Cxt c2 = bind(c, x, evalIn(c, a));
+    Tm* b = check(c2, cod, vU());
+    Tm* t = mkTm(w_.perm, pi ? TTag::Pi : TTag::Sigma);
+    t->name = x;
+    t->icit = pi ? as<RPi>(r)->icit : Icit::Expl;
+    t->a = a;
+    t->b = b;
+    return {t, vU()};
+  }
+  case RKind::Lam: {
+    auto* l = as<RLam>(r);
+    if (l->info.named)
+      fail(r->span, "cannot infer the type of a lambda with a named implicit binder",
+           {"add a type annotation to the definition"});
+    Tm* a = l->ty ? check(c, l->ty, vU()) : freshMeta(c, vU(), r->span, fmt::format("type of '{}'", str(l->x)));
+    Val* va = evalIn(c, a);
+    Cxt c2 = bind(c, l->x, va);
+    auto [body, bty] = inferInsert(c2, l->body);
+    Tm* t = mkTm(w_.perm, TTag::Lam);
+    t->name = l->x;
+    t->icit = l->info.icit;
+    t->a = body;
+    Val* pi = mkVal(w_, VTag::Pi);
+    pi->name = l->x;
+    pi->icit = l->info.icit;
+    pi->a = va;
+    pi->env = c.env;
+    pi->body = quote(w_, w_.perm, c.lvl + 1, bty, QuoteOpts{false, false});
+    return {t, pi};
+  }
+  case RKind::App: return inferApp(c, as<RApp>(r));
+  case RKind::Pair: {
+    auto* p = as<RPair>(r);
+    auto [a, aty] = inferInsert(c, p->fst);
+    auto [b, bty] = inferInsert(c, p->snd);
+    Tm* t = mkTm(w_.perm, TTag::Pair);
+    t->a = a;
+    t->b = b;
+    Val* sg = mkVal(w_, VTag::Sigma);
+    sg->name = names::underscore;
+    sg->a = aty;
+    sg->env = c.env;
+    sg->body = quote(w_, w_.perm, c.lvl + 1, bty, QuoteOpts{false, false});
+    return {t, sg};
+  }
+  case RKind::Proj: return inferProj(c, as<RProj>(r));
+  case RKind::Let: {
+    auto* l = as<RLet>(r);
+    Tm* ty;
+    Tm* def;
+    Val* vty;
+    if (l->ty) {
+      ty = check(c, l->ty, vU());
+      vty = evalIn(c, ty);
+      def = check(c, l->def, vty);
+    } else {
+      auto [d, dty] = inferInsert(c, l->def);
+      def = d;
+      vty = dty;
+      ty = quote(w_, w_.perm, c.lvl, vty, QuoteOpts{false, false});
+    }
+    Cxt c2 = define(c, l->x, def, evalIn(c, def), vty);
+    auto [body, bty] = infer(c2, l->body);
+    Tm* t = mkTm(w_.perm, TTag::Let);
+    t->name = l->x;
+    t->a = ty;
+    t->b = def;
+    t->c = body;
+    return {t, bty};
+  }
+  case RKind::Number:
+  case RKind::String:
+    fail(r->span, "literals need builtin data types, which this version of thorin does not have yet");
+  }
+  fail(r->span, "cannot elaborate this term");
+}
+
+void Elab::requireSolved(size_t firstMeta) {
+  std::vector<Diagnostic> ds;
+  for (size_t m = firstMeta; m < w_.metas.size(); ++m) {
+    auto& e = w_.metas[m];
+    if (e.solution) continue;
+    // Print the meta's type in its own context (skip the closing binders).
+    std::vector<Name> ctx;
+    Tm* ty = e.type;
+    for (uint32_t i = 0; i < e.ctxLen && (ty->tag == TTag::Pi || ty->tag == TTag::Let); ++i) {
+      ctx.push_back(ty->name);
+      ty = ty->tag == TTag::Pi ? ty->b : ty->c;
+    }
+    ds.push_back(Diagnostic{e.span, fmt::format("unsolved metavariable ?{} ({})", m, e.origin),
+                            {"of type: " + show(w_, ty, ctx)}});
+  }
+  if (!ds.empty()) throw Error(std::move(ds));
+}
+
+} // namespace thorin

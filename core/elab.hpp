@@ -1,0 +1,66 @@
+// Bidirectional elaboration of surface syntax into core terms: checking,
+// inference, Agda-style implicit argument insertion (also by name), fresh
+// contextual metavariables, and located errors with the user's names.
+#pragma once
+#include <utility>
+
+#include "syntax.hpp"
+#include "unify.hpp"
+
+namespace thorin {
+
+/// A bound (λ, Π) or defined (let) local variable.
+struct Local {
+  Local* prev;
+  Name name;
+  Val* ty;
+  Lvl lvl;
+  bool defined;
+  bool visible; // false for binders the elaborator inserted
+  Tm* defTm;
+  Tm* tyTm = nullptr;               // quoted lazily, for meta types
+  const uint8_t* mask = nullptr;    // bound/defined mask of the context ending here
+};
+
+struct Cxt {
+  Env* env = nullptr;
+  Lvl lvl = 0;
+  Local* locals = nullptr;
+  std::vector<Name> names() const;
+};
+
+class Elab {
+public:
+  explicit Elab(World& w) : w_(w), unifier_(w) {}
+
+  Tm* check(Cxt& c, Raw* r, Val* a);
+  std::pair<Tm*, Val*> infer(Cxt& c, Raw* r);
+  /// Infer, then insert metas for leading implicit arguments.
+  std::pair<Tm*, Val*> inferInsert(Cxt& c, Raw* r);
+
+  Cxt bind(const Cxt& c, Name x, Val* ty, bool visible = true);
+  Cxt define(const Cxt& c, Name x, Tm* def, Val* vdef, Val* ty);
+  Tm* freshMeta(Cxt& c, Val* ty, Span span, std::string origin);
+
+  /// Throws an Error listing every unsolved meta created since `firstMeta`.
+  void requireSolved(size_t firstMeta);
+
+  std::string showVal(const Cxt& c, Val* v);
+  std::string showTm(const Cxt& c, Tm* t);
+
+private:
+  void unifyOrFail(Cxt& c, Span span, Val* expected, Val* actual);
+  std::pair<Tm*, Val*> insert(Cxt& c, Span span, Tm* t, Val* ty);
+  std::pair<Tm*, Val*> insertUntil(Cxt& c, Span span, Name x, Tm* t, Val* ty);
+  std::pair<Tm*, Val*> inferApp(Cxt& c, RApp* r);
+  std::pair<Tm*, Val*> inferProj(Cxt& c, RProj* r);
+  std::pair<Tm*, Val*> inferVar(Cxt& c, RVar* r);
+  Tm* tyTm(Local* l);
+  const uint8_t* mask(const Cxt& c);
+  Val* evalIn(Cxt& c, Tm* t);
+
+  World& w_;
+  Unifier unifier_;
+};
+
+} // namespace thorin

@@ -1,0 +1,322 @@
+#include "eval.hpp"
+
+#include <stdexcept>
+
+#include "guard.hpp"
+
+namespace thorin {
+
+static Val makeConst(VTag t) {
+  Val v;
+  v.tag = t;
+  return v;
+}
+static Val gU = makeConst(VTag::U);
+static Val gIrrelevant = makeConst(VTag::Irrelevant);
+Val* vUniverse() { return &gU; }
+
+Val* mkVal(World& w, VTag tag) {
+  Val* v = w.scratch.make<Val>();
+  v->tag = tag;
+  return v;
+}
+
+static Val* neutral(World& w, Val* head, Spine* sp) {
+  Val* v = mkVal(w, head->tag);
+  v->n = head->n;
+  v->sp = sp;
+  return v;
+}
+
+static Spine* snoc(World& w, Spine* sp, Elim k, Val* arg, Icit i) {
+  return w.scratch.make<Spine>(sp, arg, k, i, sp ? sp->len + 1 : 1);
+}
+
+Val* apply(World& w, Val* c, Val* arg) { return eval(w, extend(w, c->env, arg), c->body); }
+
+Val* vApp(World& w, Val* f, Val* a, Icit i) {
+  switch (f->tag) {
+  case VTag::Lam: return apply(w, f, a);
+  case VTag::Rigid:
+  case VTag::Flex:
+  case VTag::Top: return neutral(w, f, snoc(w, f->sp, Elim::App, a, i));
+  case VTag::Irrelevant: return f;
+  default: throw std::logic_error("vApp: not a function");
+  }
+}
+
+Val* vProj1(World& w, Val* v) {
+  switch (v->tag) {
+  case VTag::Pair: return v->a;
+  case VTag::Rigid:
+  case VTag::Flex:
+  case VTag::Top: return neutral(w, v, snoc(w, v->sp, Elim::Proj1, nullptr, Icit::Expl));
+  case VTag::Irrelevant: return v;
+  default: throw std::logic_error("vProj1: not a pair");
+  }
+}
+
+Val* vProj2(World& w, Val* v) {
+  switch (v->tag) {
+  case VTag::Pair: return v->b;
+  case VTag::Rigid:
+  case VTag::Flex:
+  case VTag::Top: return neutral(w, v, snoc(w, v->sp, Elim::Proj2, nullptr, Icit::Expl));
+  case VTag::Irrelevant: return v;
+  default: throw std::logic_error("vProj2: not a pair");
+  }
+}
+
+static Val* elim(World& w, Val* f, Spine* s) {
+  switch (s->kind) {
+  case Elim::App: return vApp(w, f, s->arg, s->icit);
+  case Elim::Proj1: return vProj1(w, f);
+  case Elim::Proj2: return vProj2(w, f);
+  }
+  return f;
+}
+
+// Applies f to several arguments at once: a curried λ consumes them without
+// allocating the intermediate closures, a neutral gets one node for all.
+static Val* vApps(World& w, Val* f, Val* const* args, const Icit* icits, size_t n) {
+  size_t i = 0;
+  while (i < n) {
+    switch (f->tag) {
+    case VTag::Lam: {
+      Env* env = extend(w, f->env, args[i++]);
+      Tm* body = f->body;
+      while (i < n && body->tag == TTag::Lam) {
+        env = extend(w, env, args[i++]);
+        body = body->a;
+      }
+      f = eval(w, env, body);
+      break;
+    }
+    case VTag::Rigid:
+    case VTag::Flex:
+    case VTag::Top: {
+      Spine* sp = f->sp;
+      for (; i < n; ++i) sp = snoc(w, sp, Elim::App, args[i], icits[i]);
+      return neutral(w, f, sp);
+    }
+    case VTag::Irrelevant: return f;
+    default: throw std::logic_error("vApp: not a function");
+    }
+  }
+  return f;
+}
+
+Val* vAppSpine(World& w, Val* f, Spine* sp) {
+  if (!sp) return f;
+  guard();
+  // Gather the run of applications at the end of the spine, apply them at once.
+  constexpr size_t kMax = 16;
+  Val* args[kMax];
+  Icit icits[kMax];
+  size_t n = 0;
+  Spine* s = sp;
+  while (s && s->kind == Elim::App && n < kMax) {
+    ++n;
+    s = s->prev;
+  }
+  if (n == 0) return elim(w, vAppSpine(w, f, sp->prev), sp);
+  Spine* t = sp;
+  for (size_t i = n; i-- > 0; t = t->prev) {
+    args[i] = t->arg;
+    icits[i] = t->icit;
+  }
+  return vApps(w, vAppSpine(w, f, s), args, icits, n);
+}
+
+Val* unfold(World& w, Val* v) {
+  if (v->tag == VTag::Top) {
+    Val* d = w.topDef(v->n);
+    return d ? vAppSpine(w, d, v->sp) : nullptr;
+  }
+  if (v->tag == VTag::Flex) {
+    if (!w.metas[v->n].solution) return nullptr;
+    return vAppSpine(w, w.metaSolution(v->n), v->sp);
+  }
+  return nullptr;
+}
+
+Val* force(World& w, Val* v) {
+  while (v->tag == VTag::Flex) {
+    if (!v->a) {
+      if (!w.metas[v->n].solution) return v;
+      v->a = unfold(w, v);
+    }
+    v = v->a;
+  }
+  return v;
+}
+
+Val* forceAll(World& w, Val* v) {
+  while (true) {
+    if (v->tag == VTag::Flex || v->tag == VTag::Top) {
+      if (!v->a) {
+        Val* u = unfold(w, v);
+        if (!u) return v;
+        v->a = u;
+      }
+      v = v->a;
+    } else {
+      return v;
+    }
+  }
+}
+
+static Val* envAt(Env* e, Ix i) {
+  while (i--) e = e->prev;
+  return e->v;
+}
+
+Val* eval(World& w, Env* env, Tm* t) {
+  guard();
+  switch (t->tag) {
+  case TTag::Var: return envAt(env, t->n);
+  case TTag::Top: return w.topHead(t->n);
+  case TTag::Meta: return w.metaHead(t->n);
+  case TTag::InsertedMeta: {
+    // Apply the meta to the bound variables of its context, oldest first.
+    uint32_t len = t->m;
+    Val** args = w.scratch.array<Val*>(len);
+    Env* e = env;
+    for (uint32_t i = len; i-- > 0;) {
+      args[i] = e->v;
+      e = e->prev;
+    }
+    Val* v = w.metaHead(t->n);
+    for (uint32_t i = 0; i < len; ++i)
+      if (t->mask[i]) v = vApp(w, v, args[i], Icit::Expl);
+    return v;
+  }
+  case TTag::App: {
+    // Evaluate a whole application spine `h a₁ … aₙ` and apply it at once.
+    constexpr size_t kMax = 16;
+    Tm* apps[kMax];
+    size_t n = 0;
+    Tm* h = t;
+    while (h->tag == TTag::App && n < kMax) {
+      apps[n++] = h;
+      h = h->a;
+    }
+    Val* f = eval(w, env, h);
+    Val* args[kMax];
+    Icit icits[kMax];
+    for (size_t i = 0; i < n; ++i) {
+      Tm* a = apps[n - 1 - i];
+      args[i] = eval(w, env, a->b);
+      icits[i] = a->icit;
+    }
+    return vApps(w, f, args, icits, n);
+  }
+  case TTag::Lam: {
+    Val* v = mkVal(w, VTag::Lam);
+    v->name = t->name;
+    v->icit = t->icit;
+    v->env = env;
+    v->body = t->a;
+    return v;
+  }
+  case TTag::Pi:
+  case TTag::Sigma: {
+    Val* v = mkVal(w, t->tag == TTag::Pi ? VTag::Pi : VTag::Sigma);
+    v->name = t->name;
+    v->icit = t->icit;
+    v->a = eval(w, env, t->a);
+    v->env = env;
+    v->body = t->b;
+    return v;
+  }
+  case TTag::Pair: {
+    Val* v = mkVal(w, VTag::Pair);
+    v->a = eval(w, env, t->a);
+    v->b = eval(w, env, t->b);
+    return v;
+  }
+  case TTag::Proj1: return vProj1(w, eval(w, env, t->a));
+  case TTag::Proj2: return vProj2(w, eval(w, env, t->a));
+  case TTag::Field: {
+    Val* v = eval(w, env, t->a);
+    for (uint32_t i = 0; i < t->n; ++i) v = vProj2(w, v);
+    return vProj1(w, v);
+  }
+  case TTag::Let: return eval(w, extend(w, env, eval(w, env, t->b)), t->c);
+  case TTag::U: return &gU;
+  case TTag::Irrelevant: return &gIrrelevant;
+  }
+  return &gIrrelevant;
+}
+
+// ---------------------------------------------------------------------------
+// Quotation
+
+static Tm* mk(Arena& a, TTag tag) { return mkTm(a, tag); }
+
+static Tm* quoteSpine(World& w, Arena& out, Lvl l, Tm* head, Spine* sp, QuoteOpts o) {
+  if (!sp) return head;
+  guard();
+  Tm* f = quoteSpine(w, out, l, head, sp->prev, o);
+  Tm* t = mk(out, sp->kind == Elim::App ? TTag::App : sp->kind == Elim::Proj1 ? TTag::Proj1 : TTag::Proj2);
+  t->a = f;
+  if (sp->kind == Elim::App) {
+    t->icit = sp->icit;
+    t->b = quote(w, out, l, sp->arg, o);
+  }
+  return t;
+}
+
+Tm* quote(World& w, Arena& out, Lvl l, Val* v, QuoteOpts o) {
+  guard();
+  if (o.unfoldTops) v = forceAll(w, v);
+  else if (o.unfoldMetas) v = force(w, v);
+  switch (v->tag) {
+  case VTag::Rigid: {
+    Tm* h = mk(out, TTag::Var);
+    h->n = l - v->n - 1;
+    return quoteSpine(w, out, l, h, v->sp, o);
+  }
+  case VTag::Flex: {
+    Tm* h = mk(out, TTag::Meta);
+    h->n = v->n;
+    return quoteSpine(w, out, l, h, v->sp, o);
+  }
+  case VTag::Top: {
+    Tm* h = mk(out, TTag::Top);
+    h->n = v->n;
+    return quoteSpine(w, out, l, h, v->sp, o);
+  }
+  case VTag::Lam: {
+    Tm* t = mk(out, TTag::Lam);
+    t->name = v->name;
+    t->icit = v->icit;
+    t->a = quote(w, out, l + 1, apply(w, v, w.var(l)), o);
+    return t;
+  }
+  case VTag::Pi:
+  case VTag::Sigma: {
+    Tm* t = mk(out, v->tag == VTag::Pi ? TTag::Pi : TTag::Sigma);
+    t->name = v->name;
+    t->icit = v->icit;
+    t->a = quote(w, out, l, v->a, o);
+    t->b = quote(w, out, l + 1, apply(w, v, w.var(l)), o);
+    return t;
+  }
+  case VTag::Pair: {
+    Tm* t = mk(out, TTag::Pair);
+    t->a = quote(w, out, l, v->a, o);
+    t->b = quote(w, out, l, v->b, o);
+    return t;
+  }
+  case VTag::U: return mk(out, TTag::U);
+  case VTag::Irrelevant: return mk(out, TTag::Irrelevant);
+  }
+  return mk(out, TTag::Irrelevant);
+}
+
+Tm* normalize(World& w, Arena& out, Lvl l, Env* env, Tm* t) {
+  return quote(w, out, l, eval(w, env, t), QuoteOpts{true, true});
+}
+
+} // namespace thorin

@@ -1,0 +1,35 @@
+// Normalization by evaluation: eval (terms → values), application, forcing of
+// glued heads, and quote (values → terms).
+#pragma once
+#include "world.hpp"
+
+namespace thorin {
+
+Val* eval(World& w, Env* env, Tm* t);
+Val* apply(World& w, Val* closureOwner, Val* arg); // Lam / Pi / Sigma closures
+Val* vApp(World& w, Val* f, Val* a, Icit i);
+Val* vProj1(World& w, Val* v);
+Val* vProj2(World& w, Val* v);
+Val* vAppSpine(World& w, Val* f, Spine* sp);
+
+/// Unfolds solved metas at the head.
+Val* force(World& w, Val* v);
+/// Unfolds solved metas and top-level definitions at the head.
+Val* forceAll(World& w, Val* v);
+/// One unfolding step of a Top or solved Flex head (nullptr if impossible).
+Val* unfold(World& w, Val* v);
+
+struct QuoteOpts {
+  bool unfoldTops = false;  // normal forms
+  bool unfoldMetas = true;  // show meta solutions
+};
+Tm* quote(World& w, Arena& out, Lvl l, Val* v, QuoteOpts o = {});
+/// Full normal form of a closed-or-open term at level l.
+Tm* normalize(World& w, Arena& out, Lvl l, Env* env, Tm* t);
+
+Val* mkVal(World& w, VTag tag);
+/// The shared value of U.
+Val* vUniverse();
+inline Env* extend(World& w, Env* e, Val* v) { return w.scratch.make<Env>(e, v); }
+
+} // namespace thorin

@@ -1,0 +1,82 @@
+#include "guard.hpp"
+
+#include <pthread.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <cstdint>
+#include <cstdlib>
+#include <stdexcept>
+#include <string>
+
+namespace thorin {
+
+std::atomic<bool> gInterrupt{false};
+thread_local char* gStackLimit = nullptr;
+static thread_local char* gStackBase = nullptr;
+
+namespace {
+struct ThreadArgs {
+  int (*fn)(void*);
+  void* arg;
+  char* stackLow;
+  size_t size;
+  int result;
+};
+
+void* threadMain(void* p) {
+  auto* a = static_cast<ThreadArgs*>(p);
+  // Leave a margin for the guard's own frames, signal handlers and unwinding.
+  size_t margin = std::min<size_t>(a->size / 8, size_t(64) << 20);
+  gStackLimit = a->stackLow + margin;
+  gStackBase = a->stackLow;
+  a->result = a->fn(a->arg);
+  return nullptr;
+}
+} // namespace
+
+size_t defaultStackBytes() {
+  if (const char* s = std::getenv("THORIN_STACK_MB")) {
+    long mb = std::atol(s);
+    if (mb >= 16) return size_t(mb) << 20;
+  }
+#ifdef THORIN_SANITIZE
+  return size_t(1) << 30; // ASan's shadow memory makes huge stacks expensive
+#else
+  return size_t(8) << 30; // 8 GiB, committed only as deep recursion touches it
+#endif
+}
+
+int runWithLargeStack(size_t bytes, int (*fn)(void*), void* arg) {
+  size_t page = size_t(sysconf(_SC_PAGESIZE));
+  bytes = (bytes + page - 1) & ~(page - 1);
+  // MAP_NORESERVE: the reservation is virtual; only touched pages cost memory.
+  void* mem = mmap(nullptr, bytes, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0);
+  if (mem == MAP_FAILED) throw std::runtime_error("cannot reserve the elaboration stack");
+  ThreadArgs a{fn, arg, static_cast<char*>(mem), bytes, 0};
+  pthread_attr_t attr;
+  pthread_attr_init(&attr);
+  pthread_attr_setstack(&attr, mem, bytes);
+  pthread_t th;
+  int rc = pthread_create(&th, &attr, threadMain, &a);
+  pthread_attr_destroy(&attr);
+  if (rc != 0) {
+    munmap(mem, bytes);
+    throw std::runtime_error("cannot start the elaboration thread");
+  }
+  pthread_join(th, nullptr);
+  munmap(mem, bytes);
+  return a.result;
+}
+
+void releaseUnusedStack() {
+  if (!gStackBase) return;
+  char probe;
+  size_t page = size_t(sysconf(_SC_PAGESIZE));
+  uintptr_t top = (reinterpret_cast<uintptr_t>(&probe) - (size_t(1) << 20)) & ~(page - 1);
+  uintptr_t low = reinterpret_cast<uintptr_t>(gStackBase);
+  if (top > low) madvise(gStackBase, top - low, MADV_DONTNEED);
+}
+
+} // namespace thorin

@@ -1,0 +1,43 @@
+// Depth and interrupt guard. Elaboration runs on a thread with a very large
+// stack; `guard()` turns running out of it into an error instead of a crash,
+// and turns Ctrl-C (a flag set by the signal handler) into an exception that
+// unwinds to the prompt.
+#pragma once
+#include <atomic>
+#include <cstddef>
+#include <exception>
+
+namespace thorin {
+
+struct DepthExceeded : std::exception {
+  const char* what() const noexcept override { return "recursion depth limit exceeded"; }
+};
+struct Interrupted : std::exception {
+  const char* what() const noexcept override { return "interrupted"; }
+};
+
+extern std::atomic<bool> gInterrupt;
+extern thread_local char* gStackLimit; // lowest usable stack address (+ margin)
+
+inline void guard() {
+  char probe;
+  if (&probe < gStackLimit) [[unlikely]]
+    throw DepthExceeded();
+  if (gInterrupt.load(std::memory_order_relaxed)) [[unlikely]] {
+    gInterrupt.store(false);
+    throw Interrupted();
+  }
+}
+
+/// Runs `fn` on a fresh thread whose stack is `bytes` large (reserved lazily),
+/// with the guard limit set for that thread; returns fn's result code.
+int runWithLargeStack(size_t bytes, int (*fn)(void*), void* arg);
+
+/// Gives back to the OS the stack pages of the current big-stack thread that
+/// lie below the current frame (after a deep computation).
+void releaseUnusedStack();
+
+/// Stack size used for elaboration threads (THORIN_STACK_MB overrides).
+size_t defaultStackBytes();
+
+} // namespace thorin

@@ -1,0 +1,287 @@
+#include "lexer.hpp"
+
+#include "diagnostic.hpp"
+
+namespace thorin {
+
+const char* tokName(Tok t) {
+  switch (t) {
+  case Tok::Ident: return "identifier";
+  case Tok::Number: return "number";
+  case Tok::String: return "string";
+  case Tok::Path: return "path";
+  case Tok::Lambda: return "'λ'";
+  case Tok::Arrow: return "'→'";
+  case Tok::Times: return "'×'";
+  case Tok::LParen: return "'('";
+  case Tok::RParen: return "')'";
+  case Tok::LBrace: return "'{'";
+  case Tok::RBrace: return "'}'";
+  case Tok::LBracket: return "'['";
+  case Tok::RBracket: return "']'";
+  case Tok::Colon: return "':'";
+  case Tok::Eq: return "'='";
+  case Tok::Semi: return "';'";
+  case Tok::Comma: return "','";
+  case Tok::Dot: return "'.'";
+  case Tok::Hole: return "'_'";
+  case Tok::Let: return "'let'";
+  case Tok::U: return "'U'";
+  case Tok::If: return "'if'";
+  case Tok::Then: return "'then'";
+  case Tok::Else: return "'else'";
+  case Tok::Op: return "operator";
+  case Tok::Directive: return "directive";
+  case Tok::AxiomName: return "axiom name";
+  case Tok::Eof: return "end of input";
+  }
+  return "?";
+}
+
+void Lexer::error(uint32_t begin, uint32_t end, const char* msg) {
+  fail(Span{&src_, begin, end}, msg);
+}
+
+uint32_t Lexer::decode(uint32_t pos, uint32_t& len) const {
+  auto c = static_cast<unsigned char>(text_[pos]);
+  if (c < 0x80) {
+    len = 1;
+    return c;
+  }
+  auto at = [&](uint32_t i) -> uint32_t {
+    return pos + i < text_.size() ? static_cast<unsigned char>(text_[pos + i]) & 0x3F : 0;
+  };
+  if ((c & 0xE0) == 0xC0) {
+    len = 2;
+    return ((c & 0x1F) << 6) | at(1);
+  }
+  if ((c & 0xF0) == 0xE0) {
+    len = 3;
+    return ((c & 0x0F) << 12) | (at(1) << 6) | at(2);
+  }
+  if ((c & 0xF8) == 0xF0) {
+    len = 4;
+    return ((c & 0x07) << 18) | (at(1) << 12) | (at(2) << 6) | at(3);
+  }
+  len = 1;
+  return 0xFFFD;
+}
+
+static bool isSymbolicUnicode(uint32_t cp) {
+  return cp == 0x03BB /* λ */ || cp == 0x2192 /* → */ || cp == 0x00D7 /* × */ ||
+         cp == 0x00A0 /* nbsp */ || cp == 0xFFFD;
+}
+
+bool Lexer::identStart(uint32_t pos) const {
+  auto c = static_cast<unsigned char>(text_[pos]);
+  if (c < 0x80) return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+  uint32_t len;
+  return !isSymbolicUnicode(decode(pos, len));
+}
+
+bool Lexer::identChar(uint32_t pos, uint32_t& len) const {
+  auto c = static_cast<unsigned char>(text_[pos]);
+  len = 1;
+  if (c < 0x80)
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+           c == '_' || c == '\'';
+  return !isSymbolicUnicode(decode(pos, len));
+}
+
+static bool isOpChar(char c) {
+  switch (c) {
+  case '!': case '#': case '$': case '%': case '&': case '*': case '+': case '/': case '<':
+  case '=': case '>': case '?': case '@': case '^': case '|': case '~': case ':': case '-':
+    return true;
+  default: return false;
+  }
+}
+
+void Lexer::skipSpaceAndComments() {
+  while (pos_ < text_.size()) {
+    char c = text_[pos_];
+    if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
+      ++pos_;
+    } else if (c == '-' && pos_ + 1 < text_.size() && text_[pos_ + 1] == '-') {
+      // `--` followed by more dashes or a non-symbol starts a line comment.
+      uint32_t p = pos_;
+      while (p < text_.size() && text_[p] == '-') ++p;
+      if (p < text_.size() && isOpChar(text_[p])) return; // an operator like `-->`
+      while (pos_ < text_.size() && text_[pos_] != '\n') ++pos_;
+    } else if (c == '{' && pos_ + 1 < text_.size() && text_[pos_ + 1] == '-') {
+      uint32_t start = pos_;
+      int depth = 0;
+      do {
+        if (pos_ + 1 < text_.size() && text_[pos_] == '{' && text_[pos_ + 1] == '-') {
+          ++depth;
+          pos_ += 2;
+        } else if (pos_ + 1 < text_.size() && text_[pos_] == '-' && text_[pos_ + 1] == '}') {
+          --depth;
+          pos_ += 2;
+        } else if (pos_ >= text_.size()) {
+          error(start, start + 2, "unterminated comment");
+        } else {
+          ++pos_;
+        }
+      } while (depth > 0);
+    } else if (static_cast<unsigned char>(c) == 0xC2 && pos_ + 1 < text_.size() &&
+               static_cast<unsigned char>(text_[pos_ + 1]) == 0xA0) {
+      pos_ += 2; // non-breaking space
+    } else {
+      return;
+    }
+  }
+}
+
+bool Lexer::atEnd() {
+  if (havePending_) return pending_.kind == Tok::Eof;
+  skipSpaceAndComments();
+  return pos_ >= text_.size();
+}
+
+Token Lexer::lex() {
+  skipSpaceAndComments();
+  uint32_t b = pos_;
+  bool col0 = b == 0 || text_[b - 1] == '\n';
+  auto tok = [&](Tok k) {
+    afterDot_ = false;
+    return Token{k, col0, b, pos_};
+  };
+  if (pos_ >= text_.size()) return Token{Tok::Eof, true, b, b};
+
+  if (afterImport_) {
+    afterImport_ = false;
+    if (text_[pos_] != '"') {
+      while (pos_ < text_.size() && text_[pos_] != '\n') {
+        if (text_[pos_] == '-' && pos_ + 1 < text_.size() && text_[pos_ + 1] == '-') break;
+        ++pos_;
+      }
+      uint32_t e = pos_;
+      while (e > b && (text_[e - 1] == ' ' || text_[e - 1] == '\t' || text_[e - 1] == '\r')) --e;
+      afterDot_ = false;
+      return Token{Tok::Path, col0, b, e};
+    }
+  }
+
+  unsigned char c = static_cast<unsigned char>(text_[pos_]);
+  // Directives: `.name` in column 0.
+  if (c == '.' && col0 && pos_ + 1 < text_.size() && identStart(pos_ + 1)) {
+    ++pos_;
+    uint32_t len;
+    while (pos_ < text_.size() && identChar(pos_, len)) pos_ += len;
+    if (text_.substr(b, pos_ - b) == ".import") afterImport_ = true;
+    return tok(Tok::Directive);
+  }
+  if (c >= '0' && c <= '9') {
+    while (pos_ < text_.size() && text_[pos_] >= '0' && text_[pos_] <= '9') ++pos_;
+    if (!afterDot_ && pos_ + 1 < text_.size() && text_[pos_] == '.' && text_[pos_ + 1] >= '0' &&
+        text_[pos_ + 1] <= '9') {
+      ++pos_;
+      while (pos_ < text_.size() && text_[pos_] >= '0' && text_[pos_] <= '9') ++pos_;
+    }
+    if (pos_ < text_.size() && (identStart(pos_) || text_[pos_] == '\''))
+      error(b, pos_ + 1, "invalid numeric literal");
+    return tok(Tok::Number);
+  }
+  if (c == '"') {
+    ++pos_;
+    while (true) {
+      if (pos_ >= text_.size() || text_[pos_] == '\n')
+        error(b, b + 1, "unterminated string literal");
+      if (text_[pos_] == '\\') {
+        pos_ += 2;
+        continue;
+      }
+      if (text_[pos_++] == '"') break;
+    }
+    return tok(Tok::String);
+  }
+  if (c == '%' && pos_ + 1 < text_.size() && identStart(pos_ + 1)) {
+    ++pos_;
+    uint32_t len;
+    while (pos_ < text_.size() && (identChar(pos_, len) || text_[pos_] == '.')) pos_ += len;
+    return tok(Tok::AxiomName);
+  }
+  if (identStart(pos_)) {
+    uint32_t len;
+    decode(pos_, len);
+    pos_ += len;
+    while (pos_ < text_.size() && identChar(pos_, len)) pos_ += len;
+    std::string_view s = text_.substr(b, pos_ - b);
+    if (s == "_") return tok(Tok::Hole);
+    if (s == "let") return tok(Tok::Let);
+    if (s == "U") return tok(Tok::U);
+    if (s == "if") return tok(Tok::If);
+    if (s == "then") return tok(Tok::Then);
+    if (s == "else") return tok(Tok::Else);
+    return tok(Tok::Ident);
+  }
+  if (c >= 0x80) {
+    uint32_t len;
+    uint32_t cp = decode(pos_, len);
+    pos_ += len;
+    if (cp == 0x03BB) return tok(Tok::Lambda);
+    if (cp == 0x2192) return tok(Tok::Arrow);
+    if (cp == 0x00D7) return tok(Tok::Times);
+    error(b, pos_, "unexpected character");
+  }
+  ++pos_;
+  switch (c) {
+  case '(': return tok(Tok::LParen);
+  case ')': return tok(Tok::RParen);
+  case '{': return tok(Tok::LBrace);
+  case '}': return tok(Tok::RBrace);
+  case '[': return tok(Tok::LBracket);
+  case ']': return tok(Tok::RBracket);
+  case ';': return tok(Tok::Semi);
+  case ',': return tok(Tok::Comma);
+  case '\\': return tok(Tok::Lambda);
+  case '.': {
+    Token t = tok(Tok::Dot);
+    afterDot_ = true;
+    return t;
+  }
+  default: break;
+  }
+  if (isOpChar(static_cast<char>(c))) {
+    while (pos_ < text_.size() && isOpChar(text_[pos_])) ++pos_;
+    std::string_view s = text_.substr(b, pos_ - b);
+    if (s == "->") return tok(Tok::Arrow);
+    if (s == "=") return tok(Tok::Eq);
+    if (s == ":") return tok(Tok::Colon);
+    if (s == "**") return tok(Tok::Times);
+    return tok(Tok::Op);
+  }
+  error(b, pos_, "unexpected character");
+}
+
+bool Lexer::nextEntry(std::vector<Token>& out) {
+  out.clear();
+  Token t = havePending_ ? pending_ : lex();
+  havePending_ = false;
+  if (t.kind == Tok::Eof) return false;
+  out.push_back(t);
+  while (true) {
+    Token n = lex();
+    if (n.kind == Tok::Eof || n.col0) {
+      pending_ = n;
+      havePending_ = true;
+      // The entry's Eof sits at the end of its last token (for error positions).
+      out.push_back(Token{Tok::Eof, false, out.back().end, out.back().end});
+      return true;
+    }
+    out.push_back(n);
+  }
+}
+
+std::vector<Token> Lexer::all() {
+  std::vector<Token> out;
+  while (true) {
+    Token t = havePending_ ? pending_ : lex();
+    havePending_ = false;
+    out.push_back(t);
+    if (t.kind == Tok::Eof) return out;
+  }
+}
+
+} // namespace thorin

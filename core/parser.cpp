@@ -1,0 +1,410 @@
+#include "parser.hpp"
+
+#include <fmt/format.h>
+
+#include "diagnostic.hpp"
+
+namespace thorin {
+
+Name Parser::ident(const Token& t) const {
+  return intern(std::string_view(src_.text).substr(t.begin, t.end - t.begin));
+}
+
+void Parser::unexpected(const char* expected) {
+  const Token& t = peek();
+  std::string found =
+      t.kind == Tok::Eof ? "end of input"
+                         : fmt::format("'{}'", std::string_view(src_.text).substr(t.begin, t.end - t.begin));
+  Error e(Diagnostic{span(t.begin, t.end), fmt::format("expected {}, found {}", expected, found), {}});
+  e.incomplete = t.kind == Tok::Eof;
+  throw e;
+}
+
+Token Parser::expect(Tok k, const char* what) {
+  if (!at(k)) unexpected(what);
+  return advance();
+}
+
+bool Parser::next(Entry& out) {
+  if (!lexer_.nextEntry(toks_)) return false;
+  pos_ = 0;
+  entry(out, false);
+  return true;
+}
+
+void Parser::replInput(Entry& out) {
+  toks_ = lexer_.all();
+  pos_ = 0;
+  if (at(Tok::Eof)) {
+    out = Entry{};
+    out.kind = EntryKind::Other;
+    return;
+  }
+  entry(out, true);
+}
+
+Raw* Parser::wholeTerm() {
+  toks_ = lexer_.all();
+  pos_ = 0;
+  Raw* t = term();
+  if (!at(Tok::Eof)) unexpected("end of input");
+  return t;
+}
+
+void Parser::finishEntry() {
+  if (at(Tok::Eof)) return;
+  unexpected("end of entry (a new top-level entry starts in column 0)");
+}
+
+static bool isPragma(std::string_view s) { return s == "elabtime" || s == "nftime"; }
+
+void Parser::entry(Entry& out, bool repl) {
+  out = Entry{};
+  uint32_t b = peek().begin;
+  if (at(Tok::Directive)) {
+    directive(out);
+  } else if (at(Tok::Ident) &&
+             (peek(1).kind == Tok::Colon || peek(1).kind == Tok::Eq ||
+              (peek(1).kind == Tok::LBracket && peek(2).kind == Tok::Ident &&
+               isPragma(std::string_view(src_.text).substr(peek(2).begin, peek(2).end - peek(2).begin))))) {
+    definition(out);
+  } else if (repl) {
+    out.kind = EntryKind::Expr;
+    out.def = term();
+  } else if (at(Tok::Ident)) {
+    advance();
+    unexpected("':' or '=' after the name of a definition");
+  } else {
+    unexpected("a definition or a directive at the start of a top-level entry");
+  }
+  finishEntry();
+  out.span = spanFrom(b);
+}
+
+void Parser::definition(Entry& out) {
+  Token n = advance();
+  out.kind = EntryKind::Def;
+  out.name = ident(n);
+  out.nameSpan = span(n.begin, n.end);
+  while (accept(Tok::LBracket)) {
+    Token p = expect(Tok::Ident, "a pragma (elabtime or nftime)");
+    std::string_view s = std::string_view(src_.text).substr(p.begin, p.end - p.begin);
+    if (s == "elabtime")
+      out.elabtime = true;
+    else if (s == "nftime")
+      out.nftime = true;
+    else
+      fail(span(p.begin, p.end), fmt::format("unknown pragma '{}' (known: elabtime, nftime)", s));
+    expect(Tok::RBracket, "']'");
+  }
+  if (accept(Tok::Colon)) out.ty = term();
+  if (!accept(Tok::Eq)) unexpected(out.ty ? "'=' and the definition" : "':' or '='");
+  out.def = term();
+}
+
+void Parser::directive(Entry& out) {
+  Token d = advance();
+  std::string_view name = std::string_view(src_.text).substr(d.begin, d.end - d.begin);
+  if (name == ".import") {
+    out.kind = EntryKind::Import;
+    if (at(Tok::Path)) {
+      Token p = advance();
+      out.path = std::string(std::string_view(src_.text).substr(p.begin, p.end - p.begin));
+      out.nameSpan = span(p.begin, p.end);
+    } else if (at(Tok::String)) {
+      Token p = advance();
+      out.path = std::string(std::string_view(src_.text).substr(p.begin + 1, p.end - p.begin - 2));
+      out.nameSpan = span(p.begin, p.end);
+    } else {
+      unexpected("a file name after .import");
+    }
+    if (out.path.empty()) fail(span(d.begin, d.end), "expected a file name after .import");
+  } else if (name == ".check" || name == ".nf") {
+    out.kind = name == ".check" ? EntryKind::Check : EntryKind::Nf;
+    out.def = term();
+  } else if (name == ".ax") {
+    out.kind = EntryKind::Postulate;
+    Token n = expect(Tok::Ident, "the name of the postulate");
+    out.name = ident(n);
+    out.nameSpan = span(n.begin, n.end);
+    expect(Tok::Colon, "':'");
+    out.ty = term();
+  } else {
+    fail(span(d.begin, d.end),
+         fmt::format("unknown directive '{}' (known: .import, .check, .nf, .ax)", name));
+  }
+}
+
+Raw* Parser::term() {
+  if (at(Tok::Lambda)) return lambda();
+  if (at(Tok::Let)) return let();
+  return piOrSigma();
+}
+
+Raw* Parser::lambda() {
+  uint32_t b = advance().begin;
+  struct Binder {
+    Name x;
+    ArgInfo info;
+    Raw* ty;
+    uint32_t begin;
+  };
+  std::vector<Binder> bs;
+  while (!at(Tok::Dot)) {
+    uint32_t bb = peek().begin;
+    if (at(Tok::Ident) || at(Tok::Hole)) {
+      bs.push_back({ident(advance()), {}, nullptr, bb});
+    } else if (accept(Tok::LBrace)) {
+      Name x = ident(at(Tok::Hole) ? advance() : expect(Tok::Ident, "a binder name"));
+      if (accept(Tok::Eq)) {
+        Name y = ident(at(Tok::Hole) ? advance() : expect(Tok::Ident, "a binder name"));
+        bs.push_back({y, {Icit::Impl, x}, nullptr, bb});
+      } else {
+        Raw* ty = accept(Tok::Colon) ? term() : nullptr;
+        bs.push_back({x, {Icit::Impl, {}}, ty, bb});
+      }
+      expect(Tok::RBrace, "'}'");
+    } else if (accept(Tok::LParen)) {
+      std::vector<Name> xs;
+      do xs.push_back(ident(at(Tok::Hole) ? advance() : expect(Tok::Ident, "a binder name")));
+      while (at(Tok::Ident) || at(Tok::Hole));
+      expect(Tok::Colon, "':'");
+      Raw* ty = term();
+      expect(Tok::RParen, "')'");
+      for (Name x : xs) bs.push_back({x, {}, ty, bb});
+    } else {
+      unexpected(bs.empty() ? "a binder after 'λ'" : "a binder or '.'");
+    }
+  }
+  if (bs.empty()) unexpected("a binder after 'λ'");
+  advance(); // '.'
+  Raw* body = term();
+  for (size_t i = bs.size(); i-- > 0;) {
+    auto* l = node<RLam>(RKind::Lam, span(i == 0 ? b : bs[i].begin, body->span.end));
+    l->x = bs[i].x;
+    l->info = bs[i].info;
+    l->ty = bs[i].ty;
+    l->body = body;
+    body = l;
+  }
+  return body;
+}
+
+Raw* Parser::let() {
+  uint32_t b = advance().begin;
+  Name x = ident(at(Tok::Hole) ? advance() : expect(Tok::Ident, "a name after 'let'"));
+  Raw* ty = accept(Tok::Colon) ? term() : nullptr;
+  expect(Tok::Eq, ty ? "'='" : "':' or '='");
+  Raw* def = term();
+  expect(Tok::Semi, "';' after the let-bound definition");
+  Raw* body = term();
+  auto* l = node<RLet>(RKind::Let, span(b, body->span.end));
+  l->x = x;
+  l->ty = ty;
+  l->def = def;
+  l->body = body;
+  return l;
+}
+
+Raw* Parser::piOrSigma() {
+  if (at(Tok::LParen) || at(Tok::LBrace))
+    if (Raw* t = tryTelescope()) return t;
+  uint32_t b = peek().begin;
+  Raw* t = sigmaLevel();
+  if (accept(Tok::Arrow)) {
+    Raw* cod = term();
+    auto* p = node<RPi>(RKind::Pi, span(b, cod->span.end));
+    p->x = names::underscore;
+    p->icit = Icit::Expl;
+    p->dom = t;
+    p->cod = cod;
+    return p;
+  }
+  return t;
+}
+
+// `(x y : A) {z} ... → B` or `(x : A) × B`; returns nullptr (and rewinds) when
+// the parentheses turn out to be an ordinary expression.
+Raw* Parser::tryTelescope() {
+  size_t save = pos_;
+  struct Group {
+    std::vector<Name> xs;
+    Icit icit;
+    Raw* ty;
+    uint32_t begin;
+  };
+  std::vector<Group> gs;
+  bool anyImplicit = false;
+  while (at(Tok::LParen) || at(Tok::LBrace)) {
+    uint32_t gb = peek().begin;
+    bool impl = at(Tok::LBrace);
+    size_t groupStart = pos_;
+    advance();
+    std::vector<Name> xs;
+    while (at(Tok::Ident) || at(Tok::Hole)) xs.push_back(ident(advance()));
+    Raw* ty = nullptr;
+    if (xs.empty() || !(at(Tok::Colon) || (impl && at(Tok::RBrace)))) {
+      pos_ = groupStart;
+      break;
+    }
+    if (accept(Tok::Colon)) ty = term();
+    else {
+      ty = node<Raw>(RKind::Hole, span(gb, peek().end));
+    }
+    expect(impl ? Tok::RBrace : Tok::RParen, impl ? "'}'" : "')'");
+    anyImplicit |= impl;
+    gs.push_back({std::move(xs), impl ? Icit::Impl : Icit::Expl, ty, gb});
+  }
+  if (gs.empty()) {
+    pos_ = save;
+    return nullptr;
+  }
+  if (accept(Tok::Arrow)) {
+    Raw* cod = term();
+    for (size_t i = gs.size(); i-- > 0;)
+      for (size_t j = gs[i].xs.size(); j-- > 0;) {
+        auto* p = node<RPi>(RKind::Pi, span(gs[i].begin, cod->span.end));
+        p->x = gs[i].xs[j];
+        p->icit = gs[i].icit;
+        p->dom = gs[i].ty;
+        p->cod = cod;
+        cod = p;
+      }
+    return cod;
+  }
+  if (!anyImplicit && at(Tok::Times)) {
+    advance();
+    Raw* snd = piOrSigma();
+    for (size_t i = gs.size(); i-- > 0;)
+      for (size_t j = gs[i].xs.size(); j-- > 0;) {
+        auto* s = node<RSigma>(RKind::Sigma, span(gs[i].begin, snd->span.end));
+        s->x = gs[i].xs[j];
+        s->fst = gs[i].ty;
+        s->snd = snd;
+        snd = s;
+      }
+    return snd;
+  }
+  if (anyImplicit) unexpected("'→' after implicit binders");
+  if (gs.size() > 1 || at(Tok::Eof)) unexpected("'→' or '×' after the binders");
+  pos_ = save;
+  return nullptr;
+}
+
+Raw* Parser::sigmaLevel() {
+  uint32_t b = peek().begin;
+  Raw* t = application();
+  if (accept(Tok::Times)) {
+    Raw* snd = nullptr;
+    if (at(Tok::LParen)) snd = tryTelescope();
+    if (!snd) snd = sigmaLevel();
+    auto* s = node<RSigma>(RKind::Sigma, span(b, snd->span.end));
+    s->x = names::underscore;
+    s->fst = t;
+    s->snd = snd;
+    return s;
+  }
+  return t;
+}
+
+bool Parser::atomStart() const {
+  switch (peek().kind) {
+  case Tok::Ident: case Tok::U: case Tok::Hole: case Tok::LParen: case Tok::Number:
+  case Tok::String:
+    return true;
+  default: return false;
+  }
+}
+
+Raw* Parser::application() {
+  uint32_t b = peek().begin;
+  if (!atomStart()) unexpected("a term");
+  Raw* t = atom();
+  while (true) {
+    Raw* arg;
+    ArgInfo info;
+    if (atomStart()) {
+      arg = atom();
+    } else if (at(Tok::LBrace)) {
+      advance();
+      if (at(Tok::Ident) && peek(1).kind == Tok::Eq) {
+        info.named = ident(advance());
+        advance();
+      }
+      info.icit = Icit::Impl;
+      arg = term();
+      expect(Tok::RBrace, "'}'");
+    } else if (at(Tok::Lambda) || at(Tok::Let)) {
+      arg = term();
+    } else {
+      break;
+    }
+    auto* a = node<RApp>(RKind::App, spanFrom(b));
+    a->fn = t;
+    a->arg = arg;
+    a->info = info;
+    t = a;
+  }
+  return t;
+}
+
+Raw* Parser::atom() {
+  Token t = peek();
+  Raw* r;
+  switch (t.kind) {
+  case Tok::Ident: {
+    advance();
+    auto* v = node<RVar>(RKind::Var, span(t.begin, t.end));
+    v->name = ident(t);
+    r = v;
+    break;
+  }
+  case Tok::U: advance(); r = node<Raw>(RKind::U, span(t.begin, t.end)); break;
+  case Tok::Hole: advance(); r = node<Raw>(RKind::Hole, span(t.begin, t.end)); break;
+  case Tok::Number: advance(); r = node<RLit>(RKind::Number, span(t.begin, t.end)); break;
+  case Tok::String: advance(); r = node<RLit>(RKind::String, span(t.begin, t.end)); break;
+  case Tok::LParen: {
+    advance();
+    std::vector<Raw*> items{term()};
+    while (accept(Tok::Comma)) items.push_back(term());
+    Token close = expect(Tok::RParen, items.size() > 1 ? "',' or ')'" : "')'");
+    r = items.back();
+    for (size_t i = items.size() - 1; i-- > 0;) {
+      auto* p = node<RPair>(RKind::Pair, span(i == 0 ? t.begin : items[i]->span.begin, close.end));
+      p->fst = items[i];
+      p->snd = r;
+      r = p;
+    }
+    if (items.size() == 1) {
+      // keep the parenthesised term as it is, but let its span include the parens
+      // only for pairs; a single term keeps its own span for precise carets.
+    }
+    break;
+  }
+  default: unexpected("a term");
+  }
+  return postfix(r);
+}
+
+Raw* Parser::postfix(Raw* t) {
+  while (at(Tok::Dot) && pos_ > 0 && attached(toks_[pos_ - 1], peek()) &&
+         attached(peek(), peek(1)) && (peek(1).kind == Tok::Number || peek(1).kind == Tok::Ident)) {
+    advance();
+    Token f = advance();
+    auto* p = node<RProj>(RKind::Proj, span(t->span.begin, f.end));
+    p->t = t;
+    std::string_view s = std::string_view(src_.text).substr(f.begin, f.end - f.begin);
+    if (f.kind == Tok::Number) {
+      if (s == "1") p->proj = ProjKind::Fst;
+      else if (s == "2") p->proj = ProjKind::Snd;
+      else fail(span(f.begin, f.end), "a pair has only the projections .1 and .2");
+    } else {
+      p->proj = ProjKind::Field;
+      p->field = ident(f);
+    }
+    t = p;
+  }
+  return t;
+}
+
+} // namespace thorin

@@ -1,0 +1,72 @@
+// Recursive-descent parser for one top-level entry at a time (the layout rule
+// is applied by the lexer: an entry ends before the next column-0 token).
+#pragma once
+#include <vector>
+
+#include "arena.hpp"
+#include "lexer.hpp"
+#include "syntax.hpp"
+
+namespace thorin {
+
+class Parser {
+public:
+  Parser(const Source& src, Arena& arena) : src_(src), lexer_(src), arena_(arena) {}
+  /// Parses the next entry of a file; returns false at end of file. Throws Error.
+  bool next(Entry& out);
+  /// Parses REPL input: a definition, a directive, or an expression.
+  void replInput(Entry& out);
+  /// Parses the whole source as one term (for tests and `:type EXPR`).
+  Raw* wholeTerm();
+
+private:
+  // Token access within the current entry.
+  const Token& peek(size_t k = 0) const {
+    size_t i = pos_ + k;
+    return i < toks_.size() ? toks_[i] : toks_.back();
+  }
+  bool at(Tok k) const { return peek().kind == k; }
+  Token advance() { return toks_[pos_ < toks_.size() - 1 ? pos_++ : pos_]; }
+  bool accept(Tok k) {
+    if (!at(k)) return false;
+    advance();
+    return true;
+  }
+  Token expect(Tok k, const char* what);
+  [[noreturn]] void unexpected(const char* expected);
+  Span span(uint32_t b, uint32_t e) const { return Span{&src_, b, e}; }
+  Span spanFrom(uint32_t b) const { return span(b, prevEnd()); }
+  uint32_t prevEnd() const { return pos_ > 0 ? toks_[pos_ - 1].end : peek().begin; }
+  Name ident(const Token& t) const;
+  bool attached(const Token& a, const Token& b) const { return a.end == b.begin; }
+
+  void entry(Entry& out, bool repl);
+  void definition(Entry& out);
+  void directive(Entry& out);
+  Raw* term();
+  Raw* lambda();
+  Raw* let();
+  Raw* piOrSigma();
+  Raw* tryTelescope();
+  Raw* sigmaLevel();
+  Raw* application();
+  Raw* atom();
+  Raw* postfix(Raw* t);
+  bool atomStart() const;
+  void finishEntry();
+
+  template <class T> T* node(RKind k, Span s) {
+    T* n = arena_.make<T>();
+    n->kind = k;
+    n->span = s;
+    return n;
+  }
+
+  const Source& src_;
+  Lexer lexer_;
+  Arena& arena_;
+  std::vector<Token> toks_;
+  size_t pos_ = 0;
+};
+
+} // namespace thorin

@@ -1,0 +1,53 @@
+#include "session.hpp"
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+
+#ifndef THORIN_PRELUDE_DIR
+#define THORIN_PRELUDE_DIR "prelude"
+#endif
+
+namespace thorin {
+
+namespace fs = std::filesystem;
+
+std::string preludeDir() {
+  if (const char* p = std::getenv("THORIN_PRELUDE_DIR")) return p;
+  return THORIN_PRELUDE_DIR;
+}
+
+Session::Session(std::ostream& out, std::ostream& err, Options o)
+    : opts(o), out_(out), err_(err) {
+  world_ = std::make_unique<World>();
+  top_ = std::make_unique<TopLevel>(*world_, out_, err_, opts);
+  if (opts.prelude) loadPrelude(*top_);
+}
+
+Session::~Session() = default;
+
+bool Session::loadPrelude(TopLevel& tl) {
+  std::error_code ec;
+  std::vector<std::string> files;
+  for (auto& e : fs::directory_iterator(preludeDir(), ec))
+    if (e.path().extension() == ".thorin") files.push_back(e.path().string());
+  std::sort(files.begin(), files.end());
+  for (auto& f : files)
+    if (!tl.loadFile(f, {}, true)) return false;
+  return true;
+}
+
+bool Session::load(const std::vector<std::string>& files) {
+  world_->scratch.clear(0); // the old world's values are not needed any more
+  files_ = files;             // the target of `:r`, even if this load fails
+  auto w = std::make_unique<World>();
+  auto tl = std::make_unique<TopLevel>(*w, out_, err_, opts);
+  if (opts.prelude && !loadPrelude(*tl)) return false;
+  for (auto& f : files)
+    if (!tl->loadFile(f)) return false;
+  top_ = std::move(tl);
+  world_ = std::move(w);
+  return true;
+}
+
+} // namespace thorin

@@ -1,0 +1,37 @@
+#include "source.hpp"
+
+#include <algorithm>
+
+namespace thorin {
+
+Source::Source(std::string p, std::string t) : path(std::move(p)), text(std::move(t)) {
+  lineStarts.push_back(0);
+  for (uint32_t i = 0; i < text.size(); ++i)
+    if (text[i] == '\n') lineStarts.push_back(i + 1);
+}
+
+static uint32_t codePoints(std::string_view s) {
+  uint32_t n = 0;
+  for (unsigned char c : s)
+    if ((c & 0xC0) != 0x80) ++n;
+  return n;
+}
+
+Source::LineCol Source::lineCol(uint32_t offset) const {
+  auto it = std::upper_bound(lineStarts.begin(), lineStarts.end(), offset);
+  uint32_t line = uint32_t(it - lineStarts.begin()); // 1-based
+  uint32_t start = lineStarts[line - 1];
+  uint32_t end = std::min<uint32_t>(offset, uint32_t(text.size()));
+  return {line, codePoints(std::string_view(text).substr(start, end - start)) + 1};
+}
+
+std::string_view Source::lineText(uint32_t line) const {
+  if (line == 0 || line > lineStarts.size()) return {};
+  uint32_t start = lineStarts[line - 1];
+  uint32_t end = line < lineStarts.size() ? lineStarts[line] : uint32_t(text.size());
+  std::string_view s = std::string_view(text).substr(start, end - start);
+  while (!s.empty() && (s.back() == '\n' || s.back() == '\r')) s.remove_suffix(1);
+  return s;
+}
+
+} // namespace thorin

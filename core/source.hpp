@@ -1,0 +1,31 @@
+// Source files and spans. Columns are counted in code points, so carets line
+// up under UTF-8 identifiers.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace thorin {
+
+struct Source {
+  std::string path; // as the user named it (printed in diagnostics)
+  std::string text;
+  std::vector<uint32_t> lineStarts;
+
+  Source(std::string path, std::string text);
+  struct LineCol {
+    uint32_t line, col; // 1-based
+  };
+  LineCol lineCol(uint32_t offset) const;
+  std::string_view lineText(uint32_t line) const; // without the newline
+};
+
+struct Span {
+  const Source* src = nullptr;
+  uint32_t begin = 0, end = 0;
+  bool valid() const { return src != nullptr; }
+  Span to(Span other) const { return {src, begin, other.end}; }
+};
+
+} // namespace thorin

@@ -1,0 +1,85 @@
+// Surface syntax ("raw" terms): what the parser produces. Names are interned,
+// every node carries its source span. Allocated in the per-entry arena.
+#pragma once
+#include <string>
+
+#include "names.hpp"
+#include "source.hpp"
+
+namespace thorin {
+
+enum class Icit : uint8_t { Expl, Impl };
+
+/// How an argument or lambda binder is given: `t`, `{t}`, or `{x = t}`.
+struct ArgInfo {
+  Icit icit = Icit::Expl;
+  Name named; // non-empty for `{x = t}`
+};
+
+enum class RKind : uint8_t { Var, Lam, App, U, Pi, Sigma, Pair, Proj, Let, Hole, Number, String };
+enum class ProjKind : uint8_t { Fst, Snd, Field };
+
+struct Raw {
+  RKind kind;
+  Span span;
+};
+struct RVar : Raw {
+  Name name;
+};
+struct RLam : Raw {
+  Name x; // binder (for `{A = y}`: x = y, info.named = A)
+  ArgInfo info;
+  Raw* ty; // optional annotation
+  Raw* body;
+};
+struct RApp : Raw {
+  Raw* fn;
+  Raw* arg;
+  ArgInfo info;
+};
+struct RPi : Raw {
+  Name x;
+  Icit icit;
+  Raw* dom;
+  Raw* cod;
+};
+struct RSigma : Raw {
+  Name x;
+  Raw* fst;
+  Raw* snd;
+};
+struct RPair : Raw {
+  Raw* fst;
+  Raw* snd;
+};
+struct RProj : Raw {
+  Raw* t;
+  ProjKind proj;
+  Name field;
+};
+struct RLet : Raw {
+  Name x;
+  Raw* ty; // optional
+  Raw* def;
+  Raw* body;
+};
+struct RLit : Raw {}; // Number/String: text is the span
+
+template <class T> T* as(Raw* r) { return static_cast<T*>(r); }
+
+/// A top-level entry of a file or a REPL input.
+enum class EntryKind : uint8_t { Def, Import, Check, Nf, Postulate, Expr, Other };
+
+struct Entry {
+  EntryKind kind;
+  Span span;      // the whole entry
+  Name name;      // Def / Postulate
+  Span nameSpan;
+  Raw* ty = nullptr;  // Def (optional) / Postulate
+  Raw* def = nullptr; // Def body / Check / Nf / Expr term
+  bool elabtime = false, nftime = false;
+  std::string path;       // Import
+  std::string directive;  // Other: the directive's name, e.g. ".eval"
+};
+
+} // namespace thorin

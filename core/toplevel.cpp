@@ -1,0 +1,273 @@
+#include "toplevel.hpp"
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <ostream>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "elab.hpp"
+#include "eval.hpp"
+#include "guard.hpp"
+#include "parser.hpp"
+#include "pretty.hpp"
+
+namespace thorin {
+
+namespace fs = std::filesystem;
+
+std::string formatSeconds(double s) {
+  if (s < 1e-3) return fmt::format("{:.1f}µs", s * 1e6);
+  if (s < 1.0) return fmt::format("{:.2f}ms", s * 1e3);
+  return fmt::format("{:.3f}s", s);
+}
+
+void TopLevel::printError(const Error& e) {
+  out_.flush();
+  err_ << render(e);
+  err_.flush();
+}
+
+// Runs `body` as a transaction on the world: on any failure the error is
+// printed (while its source is still alive) and the world rolled back.
+template <class F> static bool transaction(World& w, TopLevel& tl, Span where, bool keep, F&& body) {
+  auto snap = w.snapshot();
+  auto failWith = [&](const std::string& msg, std::vector<std::string> notes = {}) {
+    tl.printError(Error(Diagnostic{where, msg, std::move(notes)}));
+    w.rollback(snap);
+    return false;
+  };
+  try {
+    body();
+    if (!keep) w.rollback(snap);
+    return true;
+  } catch (Error& e) {
+    tl.printError(e);
+    w.rollback(snap);
+    return false;
+  } catch (DepthExceeded&) {
+    return failWith("recursion depth limit exceeded while elaborating this entry",
+                    {"the terms involved are too deep; THORIN_STACK_MB raises the limit"});
+  } catch (Interrupted&) {
+    return failWith("interrupted");
+  } catch (std::bad_alloc&) {
+    return failWith("out of memory while elaborating this entry");
+  } catch (std::exception& e) {
+    return failWith(fmt::format("internal error: {}", e.what()));
+  }
+}
+
+static bool readFile(const std::string& path, std::string& out) {
+  std::error_code ec;
+  if (fs::is_directory(path, ec)) {
+    errno = EISDIR;
+    return false;
+  }
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return false;
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  out = std::move(ss).str();
+  return true;
+}
+
+bool TopLevel::loadFile(const std::string& path, Span from, bool prelude) {
+  std::error_code ec;
+  std::string canon = fs::weakly_canonical(fs::path(path), ec).string();
+  if (ec) canon = path;
+  if (auto it = std::find(loading_.begin(), loading_.end(), canon); it != loading_.end()) {
+    std::string cycle;
+    for (auto i = it; i != loading_.end(); ++i) cycle += fs::path(*i).filename().string() + " → ";
+    cycle += fs::path(canon).filename().string();
+    printError(Error(Diagnostic{from, "import cycle: " + cycle, {}}));
+    return false;
+  }
+  if (std::find(w_.loadedFiles.begin(), w_.loadedFiles.end(), canon) != w_.loadedFiles.end())
+    return true;
+  std::string text;
+  if (!readFile(path, text)) {
+    printError(Error(Diagnostic{from, fmt::format("cannot open file '{}': {}", path, std::strerror(errno)), {}}));
+    return false;
+  }
+  const Source* src = w_.addSource(path, std::move(text));
+  w_.loadedFiles.push_back(canon);
+  loading_.push_back(canon);
+  struct Pop {
+    std::vector<std::string>& v;
+    ~Pop() { v.pop_back(); }
+  } pop{loading_};
+
+  Arena syntax(64 * 1024);
+  Parser parser(*src, syntax);
+  double parseT = 0, elabT = 0;
+  while (true) {
+    syntax.clear(1 << 20);
+    Entry e;
+    Timer t;
+    bool more;
+    try {
+      more = parser.next(e);
+    } catch (Error& err) {
+      printError(err);
+      return false;
+    }
+    parseT += t.seconds();
+    if (!more) break;
+    if (e.kind == EntryKind::Import) {
+      fs::path base = fs::path(src->path).parent_path();
+      fs::path p = base / e.path;
+      std::string resolved = p.lexically_normal().string();
+      for (const char* ext : {"", ".thorin", ".stt"}) {
+        std::string cand = resolved + ext;
+        if (fs::is_regular_file(cand, ec)) {
+          resolved = cand;
+          break;
+        }
+      }
+      if (!loadFile(resolved, e.nameSpan, prelude)) return false;
+      continue;
+    }
+    Timer te;
+    bool ok = runEntry(e, prelude);
+    elabT += te.seconds();
+    if (!ok) return false;
+  }
+  parseSeconds += parseT;
+  elabSeconds += elabT;
+  if (opts_.time && !prelude)
+    out_ << fmt::format("{}: parsed in {}, elaborated in {}\n", src->path, formatSeconds(parseT),
+                        formatSeconds(elabT));
+  return true;
+}
+
+bool TopLevel::runEntry(const Entry& e, bool prelude) {
+  bool keep = e.kind == EntryKind::Def || e.kind == EntryKind::Postulate;
+  return transaction(w_, *this, e.span, keep, [&] { elaborate(e, prelude); });
+}
+
+void TopLevel::elaborate(const Entry& e, bool prelude) {
+  std::string text(e.def ? std::string_view(e.def->span.src->text)
+                               .substr(e.def->span.begin, e.def->span.end - e.def->span.begin)
+                         : std::string_view());
+  switch (e.kind) {
+  case EntryKind::Def:
+  case EntryKind::Postulate: define(e, prelude); break;
+  case EntryKind::Check: showQuery(e.def, Show::Type, text); break;
+  case EntryKind::Nf: showQuery(e.def, Show::NormalForm, text); break;
+  case EntryKind::Expr: showQuery(e.def, Show::Both, text); break;
+  case EntryKind::Import:
+    fail(e.span, ".import is only allowed in files (use :l at the prompt)");
+  case EntryKind::Other: break;
+  }
+}
+
+
+void TopLevel::define(const Entry& e, bool prelude) {
+  w_.beginEntry();
+  size_t firstMeta = w_.metas.size();
+  Elab el(w_);
+  Cxt c;
+  Timer t;
+  Tm* ty;
+  Tm* def = nullptr;
+  if (e.kind == EntryKind::Postulate) {
+    ty = el.check(c, e.ty, vUniverse());
+  } else if (e.ty) {
+    ty = el.check(c, e.ty, vUniverse());
+    def = el.check(c, e.def, eval(w_, nullptr, ty));
+  } else {
+    auto [d, vty] = el.infer(c, e.def);
+    def = d;
+    ty = quote(w_, w_.perm, 0, vty, QuoteOpts{false, false});
+  }
+  el.requireSolved(firstMeta);
+  TopEntry te;
+  te.name = e.name;
+  te.type = ty;
+  te.def = def;
+  te.span = e.nameSpan;
+  te.prelude = prelude;
+  w_.addTop(std::move(te));
+  if (e.elabtime)
+    out_ << fmt::format("{} elaborated in {}\n", str(e.name), formatSeconds(t.seconds()));
+  if (e.nftime && def) {
+    w_.beginEntry();
+    Timer tn;
+    normalize(w_, w_.scratch, 0, nullptr, def);
+    out_ << fmt::format("{} normalized in {}\n", str(e.name), formatSeconds(tn.seconds()));
+  }
+}
+
+void TopLevel::showQuery(Raw* r, Show what, const std::string& text) {
+  w_.beginEntry();
+  Elab el(w_);
+  Cxt c;
+  auto [t, ty] = el.inferInsert(c, r);
+  std::string tyStr = show(w_, quote(w_, w_.scratch, 0, ty));
+  switch (what) {
+  case Show::Type: out_ << text << " : " << tyStr << "\n"; break;
+  case Show::NormalForm: out_ << show(w_, normalize(w_, w_.scratch, 0, nullptr, t)) << "\n"; break;
+  case Show::Both:
+    out_ << show(w_, normalize(w_, w_.scratch, 0, nullptr, t)) << " : " << tyStr << "\n";
+    break;
+  }
+}
+
+bool TopLevel::replInput(const std::string& text, bool* incomplete) {
+  auto snap = w_.snapshot();
+  const Source* src = w_.addSource("<interactive>", text);
+  Arena syntax(16 * 1024);
+  Parser parser(*src, syntax);
+  Entry e;
+  try {
+    parser.replInput(e);
+  } catch (Error& err) {
+    if (incomplete && err.incomplete) {
+      *incomplete = true;
+    } else {
+      printError(err);
+    }
+    w_.rollback(snap);
+    return false;
+  }
+  if (e.kind == EntryKind::Other) {
+    w_.rollback(snap);
+    return true;
+  }
+  if (e.kind == EntryKind::Import) {
+    w_.rollback(snap);
+    fs::path p = e.path;
+    std::string resolved = p.string();
+    std::error_code ec;
+    for (const char* ext : {"", ".thorin", ".stt"})
+      if (fs::is_regular_file(resolved + ext, ec)) {
+        resolved += ext;
+        break;
+      }
+    auto snap2 = w_.snapshot();
+    if (loadFile(resolved)) return true;
+    w_.rollback(snap2);
+    return false;
+  }
+  bool keep = e.kind == EntryKind::Def || e.kind == EntryKind::Postulate;
+  bool ok = transaction(w_, *this, e.span, true, [&] { elaborate(e, false); });
+  if (ok && !keep) w_.rollback(snap);
+  return ok;
+}
+
+bool TopLevel::query(const std::string& text, Show what, const char* origin) {
+  auto snap = w_.snapshot();
+  const Source* src = w_.addSource(origin, text);
+  Arena syntax(16 * 1024);
+  Parser parser(*src, syntax);
+  bool ok = transaction(w_, *this, Span{src, 0, uint32_t(text.size())}, true, [&] {
+    Raw* r = parser.wholeTerm();
+    showQuery(r, what, text);
+  });
+  if (ok) w_.rollback(snap);
+  return ok;
+}
+
+} // namespace thorin

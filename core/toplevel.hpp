@@ -1,0 +1,63 @@
+// Processing top-level entries: definitions, postulates, imports and the
+// `.check`/`.nf` queries, with per-file and per-entry timing. Every entry is
+// a transaction on the World: if it fails, the World is left as it was.
+#pragma once
+#include <chrono>
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+#include "diagnostic.hpp"
+#include "syntax.hpp"
+#include "world.hpp"
+
+namespace thorin {
+
+struct Options {
+  bool time = false;    // print parse/elaboration time per file (`--time`, `:time`)
+  bool prelude = true;  // load prelude/*.thorin into every new world
+};
+
+struct Timer {
+  std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
+  double seconds() const {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  }
+};
+std::string formatSeconds(double s);
+
+class TopLevel {
+public:
+  TopLevel(World& w, std::ostream& out, std::ostream& err, const Options& opts)
+      : w_(w), out_(out), err_(err), opts_(opts) {}
+
+  /// Loads a file and its imports into the world, stopping at the first error
+  /// (printed). `from` is the span of the `.import` that asked for it.
+  bool loadFile(const std::string& path, Span from = {}, bool prelude = false);
+  /// Elaborates one REPL input (definition, directive or expression).
+  bool replInput(const std::string& text, bool* incomplete = nullptr);
+
+  /// Elaborates an expression typed by the user; prints its normal form
+  /// and/or type. Used by `:type` / `:nf` and by plain expressions.
+  enum class Show { Type, NormalForm, Both };
+  bool query(const std::string& text, Show what, const char* origin = "<interactive>");
+
+  void printError(const Error& e);
+
+  double parseSeconds = 0, elabSeconds = 0;
+
+private:
+  bool runEntry(const Entry& e, bool prelude);
+  void elaborate(const Entry& e, bool prelude);
+  void define(const Entry& e, bool prelude);
+  void showQuery(Raw* r, Show what, const std::string& exprText);
+  template <class F> bool guarded(Span where, F&& body);
+
+  World& w_;
+  std::ostream& out_;
+  std::ostream& err_;
+  const Options& opts_;
+  std::vector<std::string> loading_; // import stack (canonical paths)
+};
+
+} // namespace thorin

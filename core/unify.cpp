@@ -1,0 +1,551 @@
+#include "unify.hpp"
+
+#include <algorithm>
+
+#include "eval.hpp"
+#include "guard.hpp"
+
+namespace thorin {
+
+namespace {
+Tm* app(Arena& a, Tm* f, Tm* x, Icit i) {
+  Tm* t = mkTm(a, TTag::App);
+  t->a = f;
+  t->b = x;
+  t->icit = i;
+  return t;
+}
+Tm* varTm(Arena& a, Ix i) {
+  Tm* t = mkTm(a, TTag::Var);
+  t->n = i;
+  return t;
+}
+// Spine entries, oldest first.
+void spineToVec(Spine* sp, std::vector<Spine*>& out) {
+  out.clear();
+  for (; sp; sp = sp->prev) out.push_back(sp);
+  std::reverse(out.begin(), out.end());
+}
+} // namespace
+
+bool Unifier::unify(Lvl l, Val* t, Val* u) {
+  reason.clear();
+  return go(l, t, u, UMode::Rigid);
+}
+
+bool Unifier::goSp(Lvl l, Spine* a, Spine* b, UMode m) {
+  if ((a ? a->len : 0) != (b ? b->len : 0)) return false;
+  for (; a; a = a->prev, b = b->prev) {
+    if (a->kind != b->kind) return false;
+    if (a->kind == Elim::App && !go(l, a->arg, b->arg, m)) return false;
+  }
+  return true;
+}
+
+bool Unifier::go(Lvl l, Val* t, Val* u, UMode mode) {
+  guard();
+  t = force(w_, t);
+  u = force(w_, u);
+  while (true) {
+    if (t == u) return true;
+    // Metas first: solving before eta-expanding or unfolding keeps solutions
+    // short and keeps the user's top-level names in them.
+    if (t->tag == VTag::Flex || u->tag == VTag::Flex) {
+      if (t->tag == VTag::Flex && u->tag == VTag::Flex && t->n == u->n)
+        return goSp(l, t->sp, u->sp, mode) || (mode != UMode::Flex && intersect(l, t, u));
+      if (mode == UMode::Flex) return false;
+      if (t->tag == VTag::Flex && u->tag == VTag::Flex) {
+        // Solve the meta with the longer spine first (more likely invertible).
+        uint32_t lt = t->sp ? t->sp->len : 0, lu = u->sp ? u->sp->len : 0;
+        if (lt < lu) std::swap(t, u);
+        std::string r;
+        if (solve(l, t, u)) return true;
+        r = reason;
+        if (solve(l, u, t)) return true;
+        if (reason.empty()) reason = r;
+        return false;
+      }
+      return t->tag == VTag::Flex ? solve(l, t, u) : solve(l, u, t);
+    }
+    if (mode != UMode::Full) break;
+    Val* t2 = forceAll(w_, t);
+    Val* u2 = forceAll(w_, u);
+    if (t2 == t && u2 == u) break;
+    t = t2;
+    u = u2;
+  }
+
+  if (t->tag == VTag::Top || u->tag == VTag::Top) {
+    if (t->tag == VTag::Top && u->tag == VTag::Top && t->n == u->n) {
+      if (mode == UMode::Flex) return goSp(l, t->sp, u->sp, UMode::Flex);
+      // Rigid: same head — try the spines without unfolding, then unfold.
+      if (goSp(l, t->sp, u->sp, UMode::Flex)) return true;
+      Val* t2 = forceAll(w_, t);
+      Val* u2 = forceAll(w_, u);
+      if (t2 == t && u2 == u) return goSp(l, t->sp, u->sp, UMode::Rigid); // postulates
+      return go(l, t2, u2, UMode::Full);
+    }
+    if (mode == UMode::Flex) return false;
+    Val* t2 = t->tag == VTag::Top ? forceAll(w_, t) : t;
+    Val* u2 = u->tag == VTag::Top ? forceAll(w_, u) : u;
+    if (t2 != t || u2 != u) return go(l, t2, u2, mode);
+    // Only postulates remain at the heads: compare structurally below.
+  }
+
+  switch (t->tag) {
+  case VTag::Pi:
+    if (u->tag == VTag::Pi) {
+      if (t->icit != u->icit) return false;
+      if (!go(l, t->a, u->a, mode)) return false;
+      Val* x = w_.var(l);
+      return go(l + 1, apply(w_, t, x), apply(w_, u, x), mode);
+    }
+    break;
+  case VTag::Sigma:
+    if (u->tag == VTag::Sigma) {
+      if (!go(l, t->a, u->a, mode)) return false;
+      Val* x = w_.var(l);
+      return go(l + 1, apply(w_, t, x), apply(w_, u, x), mode);
+    }
+    break;
+  case VTag::U:
+    if (u->tag == VTag::U) return true;
+    break;
+  case VTag::Lam:
+    if (u->tag == VTag::Lam) {
+      Val* x = w_.var(l);
+      return go(l + 1, apply(w_, t, x), apply(w_, u, x), mode);
+    }
+    break;
+  case VTag::Pair:
+    if (u->tag == VTag::Pair) return go(l, t->a, u->a, mode) && go(l, t->b, u->b, mode);
+    break;
+  case VTag::Rigid:
+    if (u->tag == VTag::Rigid) return t->n == u->n && goSp(l, t->sp, u->sp, mode);
+    break;
+  case VTag::Top:
+    if (u->tag == VTag::Top) return t->n == u->n && goSp(l, t->sp, u->sp, mode);
+    break;
+  default: break;
+  }
+  if (t->tag == VTag::Irrelevant || u->tag == VTag::Irrelevant) return true;
+  // Eta for functions and pairs.
+  if (t->tag == VTag::Lam) {
+    Val* x = w_.var(l);
+    return go(l + 1, apply(w_, t, x), vApp(w_, u, x, t->icit), mode);
+  }
+  if (u->tag == VTag::Lam) {
+    Val* x = w_.var(l);
+    return go(l + 1, vApp(w_, t, x, u->icit), apply(w_, u, x), mode);
+  }
+  if (t->tag == VTag::Pair)
+    return go(l, t->a, vProj1(w_, u), mode) && go(l, t->b, vProj2(w_, u), mode);
+  if (u->tag == VTag::Pair)
+    return go(l, vProj1(w_, t), u->a, mode) && go(l, vProj2(w_, t), u->b, mode);
+  return false;
+}
+
+// ---------------------------------------------------------------------------
+// Solving ?m x₁ … xₙ ≟ rhs
+
+bool Unifier::invert(Lvl l, Spine* sp, PRen& ren, std::vector<bool>& keep, bool& linear) {
+  std::vector<Spine*> args;
+  spineToVec(sp, args);
+  ren.map.assign(l, -1);
+  ren.cod = l;
+  ren.dom = Lvl(args.size());
+  std::vector<uint8_t> seen(l, 0);
+  keep.assign(args.size(), true);
+  linear = true;
+  for (size_t i = 0; i < args.size(); ++i) {
+    if (args[i]->kind != Elim::App) return false;
+    Val* a = force(w_, args[i]->arg);
+    if (a->tag != VTag::Rigid || a->sp) return false;
+    Lvl x = a->n;
+    if (seen[x]) {
+      ren.map[x] = -1;
+      keep[i] = false;
+      linear = false;
+    } else {
+      seen[x] = 1;
+      ren.map[x] = int32_t(i);
+    }
+  }
+  return true;
+}
+
+Tm* Unifier::lams(MetaId m, const std::vector<Icit>& icits, Tm* body) {
+  std::vector<Name> names;
+  for (Tm* ty = w_.metas[m].type; names.size() < icits.size();) {
+    if (ty && ty->tag == TTag::Let) ty = ty->c;
+    else if (ty && ty->tag == TTag::Pi) {
+      names.push_back(ty->name);
+      ty = ty->b;
+    } else {
+      names.push_back(intern("x"));
+    }
+  }
+  for (size_t i = icits.size(); i-- > 0;) {
+    Tm* t = mkTm(w_.perm, TTag::Lam);
+    t->name = names[i];
+    t->icit = icits[i];
+    t->a = body;
+    body = t;
+  }
+  return body;
+}
+
+bool Unifier::solve(Lvl l, Val* flex, Val* rhs) {
+  MetaId m = flex->n;
+  if (w_.frozen(m)) {
+    reason = "cannot solve a metavariable of an earlier definition";
+    return false;
+  }
+  PRen ren;
+  std::vector<bool> keep;
+  bool linear;
+  if (!invert(l, flex->sp, ren, keep, linear)) return false;
+  std::vector<Icit> icits;
+  for (Spine* s = flex->sp; s; s = s->prev) icits.push_back(s->icit);
+  std::reverse(icits.begin(), icits.end());
+  try {
+    if (!linear) pruneTy(keep, w_.metaType(m));
+    ren.occ = m;
+    ++w_.visitStamp;
+    Tm* body = rename(ren, rhs);
+    w_.metas[m].solution = etaContract(w_.perm, lams(m, icits, body));
+    return true;
+  } catch (RenameFail&) {
+    return false;
+  }
+}
+
+bool Unifier::intersect(Lvl, Val* a, Val* b) {
+  std::vector<Spine*> xs, ys;
+  spineToVec(a->sp, xs);
+  spineToVec(b->sp, ys);
+  if (xs.size() != ys.size()) return false;
+  std::vector<bool> keep(xs.size());
+  bool any = false;
+  for (size_t i = 0; i < xs.size(); ++i) {
+    if (xs[i]->kind != Elim::App || ys[i]->kind != Elim::App) return false;
+    Val* x = force(w_, xs[i]->arg);
+    Val* y = force(w_, ys[i]->arg);
+    if (x->tag != VTag::Rigid || x->sp || y->tag != VTag::Rigid || y->sp) return false;
+    keep[i] = x->n == y->n;
+    any |= !keep[i];
+  }
+  if (!any) return true;
+  try {
+    pruneMeta(keep, a->n);
+    return true;
+  } catch (RenameFail&) {
+    return false;
+  }
+}
+
+bool Unifier::mentionsTm(Tm* t, MetaId m) {
+  guard();
+  switch (t->tag) {
+  case TTag::Meta:
+  case TTag::InsertedMeta:
+    if (t->n == m) return true;
+    return w_.metas[t->n].solution && !w_.frozen(t->n) && mentions(t->n, m);
+  case TTag::App:
+  case TTag::Pi:
+  case TTag::Sigma:
+  case TTag::Pair: return mentionsTm(t->a, m) || mentionsTm(t->b, m);
+  case TTag::Lam:
+  case TTag::Proj1:
+  case TTag::Proj2:
+  case TTag::Field: return mentionsTm(t->a, m);
+  case TTag::Let: return mentionsTm(t->a, m) || mentionsTm(t->b, m) || mentionsTm(t->c, m);
+  default: return false;
+  }
+}
+
+bool Unifier::mentions(MetaId k, MetaId m) {
+  auto& e = w_.metas[k];
+  if (e.visitStamp == w_.visitStamp) return false;
+  e.visitStamp = w_.visitStamp;
+  return mentionsTm(e.solution, m);
+}
+
+Tm* Unifier::renameSpine(PRen& ren, Tm* head, Spine* sp) {
+  if (!sp) return head;
+  Tm* f = renameSpine(ren, head, sp->prev);
+  switch (sp->kind) {
+  case Elim::App: return app(w_.perm, f, rename(ren, sp->arg), sp->icit);
+  case Elim::Proj1:
+  case Elim::Proj2: {
+    Tm* t = mkTm(w_.perm, sp->kind == Elim::Proj1 ? TTag::Proj1 : TTag::Proj2);
+    t->a = f;
+    return t;
+  }
+  }
+  return f;
+}
+
+Tm* Unifier::renameFlex(PRen& ren, MetaId m, Spine* sp) {
+  std::vector<Spine*> args;
+  spineToVec(sp, args);
+  for (Spine* s : args)
+    if (s->kind != Elim::App) {
+      Tm* h = mkTm(w_.perm, TTag::Meta);
+      h->n = m;
+      return renameSpine(ren, h, sp);
+    }
+  std::vector<Tm*> tms(args.size());
+  std::vector<bool> keep(args.size(), true);
+  bool prune = false;
+  for (size_t i = 0; i < args.size(); ++i) {
+    Val* a = force(w_, args[i]->arg);
+    if (a->tag == VTag::Rigid && !a->sp) {
+      int32_t x = ren.map[a->n];
+      if (x < 0) {
+        keep[i] = false;
+        prune = true;
+      } else {
+        tms[i] = varTm(w_.perm, ren.dom - Lvl(x) - 1);
+      }
+    } else {
+      tms[i] = rename(ren, a);
+    }
+  }
+  MetaId m2 = prune ? pruneMeta(keep, m) : m;
+  Tm* t = mkTm(w_.perm, TTag::Meta);
+  t->n = m2;
+  for (size_t i = 0; i < args.size(); ++i)
+    if (keep[i]) t = app(w_.perm, t, tms[i], args[i]->icit);
+  return t;
+}
+
+Tm* Unifier::rename(PRen& ren, Val* v) {
+  guard();
+  switch (v->tag) {
+  case VTag::Flex: {
+    MetaId m = v->n;
+    if (!w_.metas[m].solution) {
+      if (int64_t(m) == ren.occ) {
+        reason = "occurs check: the solution would contain the metavariable itself";
+        throw RenameFail{};
+      }
+      return renameFlex(ren, m, v->sp);
+    }
+    // A solved meta: keep it folded (short solutions) unless it may contain
+    // the meta being solved or its spine mentions an escaping variable.
+    if (!(ren.occ >= 0 && !w_.frozen(m) && mentions(m, MetaId(ren.occ)))) {
+      try {
+        Tm* h = mkTm(w_.perm, TTag::Meta);
+        h->n = m;
+        return renameSpine(ren, h, v->sp);
+      } catch (RenameFail&) {
+      }
+    }
+    return rename(ren, force(w_, v));
+  }
+  case VTag::Top: {
+    Tm* h = mkTm(w_.perm, TTag::Top);
+    h->n = v->n;
+    if (!v->sp) return h;
+    try {
+      return renameSpine(ren, h, v->sp);
+    } catch (RenameFail&) {
+      Val* u = forceAll(w_, v);
+      if (u == v) throw;
+      return rename(ren, u);
+    }
+  }
+  case VTag::Rigid: {
+    int32_t x = v->n < ren.map.size() ? ren.map[v->n] : -1;
+    if (x < 0) {
+      reason = "a variable would escape its scope";
+      throw RenameFail{};
+    }
+    return renameSpine(ren, varTm(w_.perm, ren.dom - Lvl(x) - 1), v->sp);
+  }
+  case VTag::Lam: {
+    Val* x = w_.var(ren.cod);
+    Tm* t = mkTm(w_.perm, TTag::Lam);
+    t->name = v->name;
+    t->icit = v->icit;
+    ren.lift();
+    try {
+      t->a = rename(ren, apply(w_, v, x));
+    } catch (...) {
+      ren.unlift();
+      throw;
+    }
+    ren.unlift();
+    return t;
+  }
+  case VTag::Pi:
+  case VTag::Sigma: {
+    Tm* t = mkTm(w_.perm, v->tag == VTag::Pi ? TTag::Pi : TTag::Sigma);
+    t->name = v->name;
+    t->icit = v->icit;
+    t->a = rename(ren, v->a);
+    Val* x = w_.var(ren.cod);
+    ren.lift();
+    try {
+      t->b = rename(ren, apply(w_, v, x));
+    } catch (...) {
+      ren.unlift();
+      throw;
+    }
+    ren.unlift();
+    return t;
+  }
+  case VTag::Pair: {
+    Tm* t = mkTm(w_.perm, TTag::Pair);
+    t->a = rename(ren, v->a);
+    t->b = rename(ren, v->b);
+    return t;
+  }
+  case VTag::U: return mkTm(w_.perm, TTag::U);
+  case VTag::Irrelevant: return mkTm(w_.perm, TTag::Irrelevant);
+  }
+  throw RenameFail{};
+}
+
+Tm* Unifier::pruneTy(const std::vector<bool>& keep, Val* ty) {
+  PRen ren;
+  struct B {
+    Name name;
+    Icit icit;
+    Tm* dom;
+  };
+  std::vector<B> kept;
+  for (size_t i = 0; i < keep.size(); ++i) {
+    ty = forceAll(w_, ty);
+    if (ty->tag != VTag::Pi) throw RenameFail{};
+    Val* x = w_.var(ren.cod);
+    if (keep[i]) {
+      kept.push_back({ty->name, ty->icit, rename(ren, ty->a)});
+      ren.lift();
+    } else {
+      ren.skip();
+    }
+    ty = apply(w_, ty, x);
+  }
+  Tm* body = rename(ren, ty);
+  for (size_t i = kept.size(); i-- > 0;) {
+    Tm* p = mkTm(w_.perm, TTag::Pi);
+    p->name = kept[i].name;
+    p->icit = kept[i].icit;
+    p->a = kept[i].dom;
+    p->b = body;
+    body = p;
+  }
+  return body;
+}
+
+MetaId Unifier::pruneMeta(const std::vector<bool>& keep, MetaId m) {
+  Tm* prunedTy = pruneTy(keep, w_.metaType(m));
+  uint32_t kept = 0;
+  for (bool k : keep) kept += k;
+  MetaEntry& old = w_.metas[m];
+  MetaId m2 = newMeta(w_, prunedTy, kept, old.span, old.origin);
+  Tm* body = mkTm(w_.perm, TTag::Meta);
+  body->n = m2;
+  uint32_t n = uint32_t(keep.size());
+  for (uint32_t i = 0; i < n; ++i)
+    if (keep[i]) body = app(w_.perm, body, varTm(w_.perm, n - i - 1), Icit::Expl);
+  std::vector<Icit> icits(n, Icit::Expl);
+  w_.metas[m].solution = lams(m, icits, body);
+  return m2;
+}
+
+// ---------------------------------------------------------------------------
+
+static bool freeIn(Tm* t, Ix ix) {
+  switch (t->tag) {
+  case TTag::Var: return t->n == ix;
+  case TTag::InsertedMeta: return ix < t->m && t->mask[t->m - 1 - ix];
+  case TTag::App:
+  case TTag::Pair: return freeIn(t->a, ix) || freeIn(t->b, ix);
+  case TTag::Pi:
+  case TTag::Sigma: return freeIn(t->a, ix) || freeIn(t->b, ix + 1);
+  case TTag::Lam: return freeIn(t->a, ix + 1);
+  case TTag::Proj1:
+  case TTag::Proj2:
+  case TTag::Field: return freeIn(t->a, ix);
+  case TTag::Let: return freeIn(t->a, ix) || freeIn(t->b, ix) || freeIn(t->c, ix + 1);
+  default: return false;
+  }
+}
+
+// Lowers every free index ≥ cutoff by one (the variable at `cutoff` is unused).
+static Tm* strengthen(Arena& a, Tm* t, Ix cutoff) {
+  auto copy = [&](Tm* s) {
+    Tm* c = a.make<Tm>(*s);
+    return c;
+  };
+  switch (t->tag) {
+  case TTag::Var: {
+    if (t->n < cutoff) return t;
+    Tm* c = copy(t);
+    c->n = t->n - 1;
+    return c;
+  }
+  case TTag::App:
+  case TTag::Pair: {
+    Tm* c = copy(t);
+    c->a = strengthen(a, t->a, cutoff);
+    c->b = strengthen(a, t->b, cutoff);
+    return c;
+  }
+  case TTag::Pi:
+  case TTag::Sigma: {
+    Tm* c = copy(t);
+    c->a = strengthen(a, t->a, cutoff);
+    c->b = strengthen(a, t->b, cutoff + 1);
+    return c;
+  }
+  case TTag::Lam:
+  case TTag::Proj1:
+  case TTag::Proj2:
+  case TTag::Field: {
+    Tm* c = copy(t);
+    c->a = strengthen(a, t->a, t->tag == TTag::Lam ? cutoff + 1 : cutoff);
+    return c;
+  }
+  case TTag::Let: {
+    Tm* c = copy(t);
+    c->a = strengthen(a, t->a, cutoff);
+    c->b = strengthen(a, t->b, cutoff);
+    c->c = strengthen(a, t->c, cutoff + 1);
+    return c;
+  }
+  default: return t; // closed nodes; InsertedMeta never occurs in solutions
+  }
+}
+
+Tm* etaContract(Arena& a, Tm* t) {
+  // λ x₁…xₙ. f x₁…xₙ  ⇒  f   (when the xᵢ do not occur in f)
+  std::vector<Tm*> lams;
+  Tm* body = t;
+  while (body->tag == TTag::Lam) {
+    lams.push_back(body);
+    body = body->a;
+  }
+  size_t k = 0;
+  Tm* f = body;
+  while (k < lams.size() && f->tag == TTag::App && f->b->tag == TTag::Var && f->b->n == k &&
+         f->icit == lams[lams.size() - 1 - k]->icit) {
+    f = f->a;
+    ++k;
+  }
+  if (k == 0) return t;
+  for (Ix i = 0; i < k; ++i)
+    if (freeIn(f, i)) return t;
+  for (size_t i = 0; i < k; ++i) f = strengthen(a, f, 0);
+  for (size_t i = lams.size() - k; i-- > 0;) {
+    Tm* l = a.make<Tm>(*lams[i]);
+    l->a = f;
+    f = l;
+  }
+  return f;
+}
+
+} // namespace thorin

@@ -1,0 +1,71 @@
+// Unification: approximate conversion checking over glued values (rigid /
+// flex / full modes) and higher-order pattern unification with renaming,
+// occurs and scope checks, pruning and eta-short solutions.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "world.hpp"
+
+namespace thorin {
+
+enum class UMode : uint8_t { Rigid, Flex, Full };
+
+/// Creates metas during pruning; provided by the elaborator's meta context.
+MetaId newMeta(World& w, Tm* closedType, uint32_t ctxLen, Span span, std::string origin);
+
+class Unifier {
+public:
+  explicit Unifier(World& w) : w_(w) {}
+  /// Unifies two values of the same type at level l; on failure `reason` may
+  /// explain why (occurs check, escaping variable, …).
+  bool unify(Lvl l, Val* t, Val* u);
+  std::string reason;
+
+private:
+  struct PRen {
+    int64_t occ = -1;        // meta being solved (for the occurs check)
+    Lvl dom = 0, cod = 0;    // sizes of the solution's and the problem's contexts
+    std::vector<int32_t> map; // cod level → dom level or -1
+    void lift() {
+      map.push_back(int32_t(dom));
+      ++dom;
+      ++cod;
+    }
+    void skip() {
+      map.push_back(-1);
+      ++cod;
+    }
+    void unlift() {
+      map.pop_back();
+      --cod;
+      --dom;
+    }
+    void unskip() {
+      map.pop_back();
+      --cod;
+    }
+  };
+  struct RenameFail {};
+
+  bool go(Lvl l, Val* t, Val* u, UMode m);
+  bool goSp(Lvl l, Spine* a, Spine* b, UMode m);
+  bool solve(Lvl l, Val* flex, Val* rhs);
+  bool invert(Lvl l, Spine* sp, PRen& ren, std::vector<bool>& keep, bool& linear);
+  bool intersect(Lvl l, Val* a, Val* b);
+  Tm* rename(PRen& ren, Val* v);
+  Tm* renameSpine(PRen& ren, Tm* head, Spine* sp);
+  Tm* renameFlex(PRen& ren, MetaId m, Spine* sp);
+  Tm* pruneTy(const std::vector<bool>& keep, Val* ty);
+  MetaId pruneMeta(const std::vector<bool>& keep, MetaId m);
+  bool mentions(MetaId inSolutionOf, MetaId m);
+  bool mentionsTm(Tm* t, MetaId m);
+  Tm* lams(MetaId m, const std::vector<Icit>& icits, Tm* body);
+
+  World& w_;
+};
+
+/// `λ x₁…xₙ. body` with names taken from the meta's type, eta-contracted.
+Tm* etaContract(Arena& a, Tm* t);
+
+} // namespace thorin

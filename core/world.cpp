@@ -1,0 +1,123 @@
+#include "world.hpp"
+
+#include "eval.hpp"
+
+namespace thorin {
+
+World::World() : perm(256 * 1024), scratch(1 << 20) {}
+
+TopId World::addTop(TopEntry e) {
+  TopId id = TopId(tops.size());
+  if (topByName_.size() <= e.name.id) topByName_.resize(e.name.id + 1, -1);
+  undo_.push_back({e.name.id, topByName_[e.name.id]});
+  topByName_[e.name.id] = int32_t(id);
+  tops.push_back(std::move(e));
+  return id;
+}
+
+const Source* World::addSource(std::string path, std::string text) {
+  sources.push_back(std::make_unique<Source>(std::move(path), std::move(text)));
+  return sources.back().get();
+}
+
+void World::beginEntry() {
+  scratch.clear(size_t(8) << 20);
+  ++epoch;
+  ++block;
+}
+
+World::Snapshot World::snapshot() const {
+  return {perm.mark(), tops.size(), metas.size(), undo_.size(), sources.size(), loadedFiles.size()};
+}
+
+void World::rollback(const Snapshot& s) {
+  while (undo_.size() > s.undo) {
+    topByName_[undo_.back().name] = undo_.back().old;
+    undo_.pop_back();
+  }
+  tops.resize(s.tops);
+  metas.resize(s.metas, MetaEntry{});
+  sources.resize(s.sources);
+  loadedFiles.resize(s.loaded);
+  perm.reset(s.perm);
+  scratch.clear(size_t(8) << 20);
+  ++epoch;
+}
+
+void World::refresh(TopEntry& e) {
+  if (e.epoch == epoch) return;
+  e.epoch = epoch;
+  e.tyVal = e.headVal = e.defVal = nullptr;
+}
+
+void World::refresh(MetaEntry& e) {
+  if (e.epoch == epoch) return;
+  e.epoch = epoch;
+  e.solVal = e.tyVal = e.headVal = nullptr;
+}
+
+Val* World::topType(TopId id) {
+  auto& e = tops[id];
+  refresh(e);
+  if (!e.tyVal) e.tyVal = eval(*this, nullptr, e.type);
+  return e.tyVal;
+}
+
+Val* World::topHead(TopId id) {
+  auto& e = tops[id];
+  refresh(e);
+  if (!e.headVal) {
+    Val* v = mkVal(*this, VTag::Top);
+    v->n = id;
+    e.headVal = v;
+  }
+  return e.headVal;
+}
+
+Val* World::topDef(TopId id) {
+  auto& e = tops[id];
+  refresh(e);
+  if (!e.def) return nullptr;
+  if (!e.defVal) e.defVal = eval(*this, nullptr, e.def);
+  return e.defVal;
+}
+
+Val* World::metaHead(MetaId m) {
+  auto& e = metas[m];
+  refresh(e);
+  if (!e.headVal) {
+    Val* v = mkVal(*this, VTag::Flex);
+    v->n = m;
+    e.headVal = v;
+  }
+  return e.headVal;
+}
+
+Val* World::metaSolution(MetaId m) {
+  auto& e = metas[m];
+  refresh(e);
+  if (!e.solVal) e.solVal = eval(*this, nullptr, e.solution);
+  return e.solVal;
+}
+
+Val* World::metaType(MetaId m) {
+  auto& e = metas[m];
+  refresh(e);
+  if (!e.tyVal) e.tyVal = eval(*this, nullptr, e.type);
+  return e.tyVal;
+}
+
+Val* World::var(Lvl l) {
+  if (varsEpoch_ != epoch) {
+    vars_.clear();
+    varsEpoch_ = epoch;
+  }
+  while (vars_.size() <= l) {
+    Val* v = mkVal(*this, VTag::Rigid);
+    v->n = Lvl(vars_.size());
+    vars_.push_back(v);
+  }
+  return vars_[l];
+}
+
+} // namespace thorin

@@ -1,0 +1,99 @@
+// The World: everything a session knows — top-level definitions, metavariables,
+// the arenas that hold their terms, and transactional snapshots so that a
+// failed entry leaves no trace.
+#pragma once
+#include <memory>
+#include <string>
+#include <unordered_set>
+#include <vector>
+
+#include "arena.hpp"
+#include "source.hpp"
+#include "value.hpp"
+
+namespace thorin {
+
+struct TopEntry {
+  Name name;
+  Tm* type;
+  Tm* def; // nullptr for a postulate
+  Span span;
+  bool prelude = false;
+  // Values cached for the current scratch epoch.
+  uint32_t epoch = 0;
+  Val* tyVal = nullptr;
+  Val* headVal = nullptr; // VTop with empty spine (shares its unfolding)
+  Val* defVal = nullptr;
+};
+
+struct MetaEntry {
+  Tm* solution = nullptr; // closed term λ x₁…xₙ. t
+  Tm* type;               // closed type Π (x₁ : A₁)… → A over the meta's context
+  uint32_t ctxLen;        // number of context binders in `type` (Π or let)
+  uint32_t block;         // the top-level entry that created it
+  Span span;
+  std::string origin; // "hole", "implicit argument {A}", …
+  uint32_t epoch = 0;
+  Val* solVal = nullptr;
+  Val* tyVal = nullptr;
+  Val* headVal = nullptr;
+  uint32_t visitStamp = 0; // occurs-check memo
+};
+
+class World {
+public:
+  World();
+  World(const World&) = delete;
+  World& operator=(const World&) = delete;
+
+  Arena perm;    // terms, types, meta solutions: as long as the world lives
+  Arena scratch; // values and syntax of the current entry or command
+
+  std::vector<TopEntry> tops;
+  std::vector<MetaEntry> metas;
+  std::vector<std::unique_ptr<Source>> sources;
+  std::vector<std::string> loadedFiles; // canonical paths, for `.import` once-only
+  uint32_t epoch = 1;
+  uint32_t block = 0;
+  uint32_t visitStamp = 0;
+
+  /// Latest top-level definition with this name, or -1.
+  int32_t lookupTop(Name n) const { return n.id < topByName_.size() ? topByName_[n.id] : -1; }
+  TopId addTop(TopEntry e);
+
+  const Source* addSource(std::string path, std::string text);
+
+  /// Starts a new top-level entry: fresh scratch, new meta block.
+  void beginEntry();
+  bool frozen(MetaId m) const { return metas[m].block != block; }
+
+  struct Snapshot {
+    Arena::Mark perm;
+    size_t tops, metas, undo, sources, loaded;
+  };
+  Snapshot snapshot() const;
+  void rollback(const Snapshot& s);
+
+  // Cached values (valid for the current epoch).
+  Val* topType(TopId id);
+  Val* topHead(TopId id);
+  Val* topDef(TopId id); // nullptr for postulates
+  Val* metaHead(MetaId m);
+  Val* metaSolution(MetaId m); // requires solved
+  Val* metaType(MetaId m);
+  Val* var(Lvl l);
+
+private:
+  void refresh(TopEntry& e);
+  void refresh(MetaEntry& e);
+  std::vector<int32_t> topByName_;
+  struct Undo {
+    uint32_t name;
+    int32_t old;
+  };
+  std::vector<Undo> undo_;
+  std::vector<Val*> vars_;
+  uint32_t varsEpoch_ = 0;
+};
+
+} // namespace thorin

@@ -1,0 +1,67 @@
+#include "line_editor.hpp"
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <iostream>
+
+#include <editline/readline.h>
+
+namespace thorin {
+
+static LineEditor::Completer gCompleter;
+static std::vector<std::string> gMatches;
+
+static char* completionGenerator(const char* text, int state) {
+  if (state == 0) {
+    std::string line(rl_line_buffer ? rl_line_buffer : "", rl_point > 0 ? size_t(rl_point) : 0);
+    gMatches = gCompleter ? gCompleter(line, text) : std::vector<std::string>{};
+  }
+  if (size_t(state) < gMatches.size()) return strdup(gMatches[size_t(state)].c_str());
+  return nullptr;
+}
+
+static char** completion(const char* text, int, int) {
+  rl_attempted_completion_over = 1; // no filename fallback unless we offer it
+  return rl_completion_matches(text, completionGenerator);
+}
+
+LineEditor::LineEditor(bool interactive, std::string historyFile, Completer completer)
+    : interactive_(interactive), historyFile_(std::move(historyFile)) {
+  if (!interactive_) return;
+  gCompleter = std::move(completer);
+  rl_readline_name = "thorin";
+  rl_attempted_completion_function = completion;
+  // Identifiers may contain ' and ., so only break words at spaces and brackets.
+  static char breaks[] = " \t\n(){}[],;";
+  rl_basic_word_break_characters = breaks;
+  using_history();
+  if (!historyFile_.empty()) read_history(historyFile_.c_str());
+}
+
+LineEditor::~LineEditor() {
+  if (interactive_ && !historyFile_.empty()) {
+    write_history(historyFile_.c_str());
+    history_truncate_file(historyFile_.c_str(), 2000);
+  }
+}
+
+std::optional<std::string> LineEditor::read(const char* prompt) {
+  if (!interactive_) {
+    std::string line;
+    if (!std::getline(std::cin, line)) return std::nullopt;
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    return line;
+  }
+  char* l = readline(prompt);
+  if (!l) return std::nullopt;
+  std::string s(l);
+  std::free(l);
+  return s;
+}
+
+void LineEditor::remember(const std::string& entry) {
+  if (interactive_ && !entry.empty()) add_history(entry.c_str());
+}
+
+} // namespace thorin

@@ -1,0 +1,373 @@
+#include "repl.hpp"
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "eval.hpp"
+#include "guard.hpp"
+#include "pretty.hpp"
+#include "zonk.hpp"
+
+namespace thorin {
+
+namespace fs = std::filesystem;
+
+const std::vector<Repl::Command> Repl::commands_ = {
+    {"load", "FILE…", "load files (replacing what was loaded)", &Repl::cmdLoad},
+    {"l", "FILE…", "", &Repl::cmdLoad},
+    {"reload", "", "reload the loaded files", &Repl::cmdReload},
+    {"r", "", "", &Repl::cmdReload},
+    {"type", "EXPR", "show the type of an expression", &Repl::cmdType},
+    {"t", "NAME|EXPR", "show the elaborated type of a definition or expression", &Repl::cmdType},
+    {"nt", "NAME", "show the normal form of a definition's type", &Repl::cmdNormalType},
+    {"nf", "EXPR", "show the normal form of an expression", &Repl::cmdNormal},
+    {"n", "NAME|EXPR", "show the normal form of a definition or expression", &Repl::cmdNormal},
+    {"e", "NAME", "show a definition's elaborated term (with metavariables)", &Repl::cmdElaborated},
+    {"z", "NAME", "show a definition's elaborated term with metavariables solved", &Repl::cmdZonked},
+    {"out", "", "show the whole elaboration output (definitions and metas)", &Repl::cmdOutput},
+    {"browse", "", "list the definitions in scope with their types", &Repl::cmdBrowse},
+    {"bro", "", "", &Repl::cmdBrowse},
+    {"info", "NAME", "show where a name is defined, its type and definition", &Repl::cmdInfo},
+    {"i", "NAME", "", &Repl::cmdInfo},
+    {"time", "", "toggle printing how long each input takes", &Repl::cmdTime},
+    {"stats", "", "show memory use and the number of definitions and metas", &Repl::cmdStats},
+    {"help", "", "show this help", &Repl::cmdHelp},
+    {"?", "", "", &Repl::cmdHelp},
+    {"h", "", "", &Repl::cmdHelp},
+    {"quit", "", "leave thorin (also Ctrl-D)", &Repl::cmdQuit},
+    {"q", "", "", &Repl::cmdQuit},
+};
+
+static std::string trim(const std::string& s) {
+  size_t b = s.find_first_not_of(" \t\r\n");
+  if (b == std::string::npos) return "";
+  size_t e = s.find_last_not_of(" \t\r\n");
+  return s.substr(b, e - b + 1);
+}
+
+static std::vector<std::string> words(const std::string& s) {
+  std::istringstream in(s);
+  std::vector<std::string> out;
+  std::string w;
+  while (in >> w) out.push_back(w);
+  return out;
+}
+
+void Repl::timed(const char* what, double seconds) {
+  if (s_.opts.time) out_ << fmt::format("({} {})\n", what, formatSeconds(seconds));
+}
+
+bool Repl::handle(const std::string& raw) {
+  gInterrupt.store(false);
+  std::string input = trim(raw);
+  if (input.empty()) return true;
+  Timer t;
+  if (input[0] == ':') {
+    size_t sp = input.find_first_of(" \t");
+    std::string name = input.substr(1, sp == std::string::npos ? std::string::npos : sp - 1);
+    std::string arg = sp == std::string::npos ? "" : trim(input.substr(sp));
+    const Command* cmd = nullptr;
+    for (auto& c : commands_)
+      if (name == c.name) cmd = &c;
+    if (!cmd) { // unique prefix, as in GHCi
+      std::vector<const Command*> cands;
+      for (auto& c : commands_)
+        if (!name.empty() && std::string_view(c.name).starts_with(name) && *c.help) cands.push_back(&c);
+      if (cands.size() == 1) cmd = cands[0];
+      else if (cands.size() > 1) {
+        std::string list;
+        for (auto* c : cands) list += fmt::format(" :{}", c->name);
+        out_.flush();
+        err_ << fmt::format("error: ambiguous command ':{}' (could be{})\n", name, list);
+        return true;
+      }
+    }
+    if (!cmd) {
+      out_.flush();
+      err_ << fmt::format("error: unknown command ':{}' (type :? for help)\n", name);
+      return true;
+    }
+    (this->*cmd->fn)(arg);
+    if (cmd->fn != &Repl::cmdTime) timed("took", t.seconds());
+    return !quit_;
+  }
+  s_.top().replInput(raw);
+  timed("took", t.seconds());
+  return true;
+}
+
+void Repl::run(LineEditor& ed) {
+  const char* prompt = "> ";
+  const char* more = "| ";
+  while (!quit_) {
+    auto line = ed.read(prompt);
+    if (!line) {
+      if (ed.interactive()) out_ << "\n";
+      break;
+    }
+    std::string input = *line;
+    if (trim(input) == ":{") { // explicit multi-line block, as in GHCi
+      input.clear();
+      while (auto l = ed.read(more)) {
+        if (trim(*l) == ":}") break;
+        input += *l + "\n";
+      }
+      ed.remember(":{\n" + input + ":}");
+      if (!handle(input)) break;
+      continue;
+    }
+    ed.remember(input);
+    if (trim(input).starts_with(":")) {
+      if (!handle(input)) break;
+      continue;
+    }
+    // Read continuation lines while the input is incomplete (open brackets,
+    // a trailing `=` or `→`, …); an empty line ends the input.
+    while (true) {
+      bool incomplete = false;
+      gInterrupt.store(false);
+      Timer t;
+      s_.top().replInput(input, &incomplete);
+      if (!incomplete) {
+        timed("took", t.seconds());
+        break;
+      }
+      auto l = ed.read(more);
+      if (!l || trim(*l).empty()) {
+        s_.top().replInput(input);
+        break;
+      }
+      ed.remember(*l);
+      input += "\n" + *l;
+    }
+  }
+}
+
+int32_t Repl::topByName(const std::string& name, bool report) {
+  int32_t id = s_.world().lookupTop(intern(name));
+  if (id < 0 && report) {
+    out_.flush();
+    err_ << fmt::format("error: no definition named '{}'\n", name);
+  }
+  return id;
+}
+
+static bool isName(const std::string& s) {
+  if (s.empty()) return false;
+  for (char c : s)
+    if (c == ' ' || c == '(' || c == ')' || c == '{' || c == '}' || c == '.' || c == ',') return false;
+  return true;
+}
+
+void Repl::cmdLoad(const std::string& a) {
+  auto files = words(a);
+  if (files.empty()) {
+    err_ << "error: :load needs a file name\n";
+    return;
+  }
+  if (s_.load(files))
+    out_ << fmt::format("loaded {}\n", fmt::join(files, ", "));
+}
+
+void Repl::cmdReload(const std::string&) {
+  if (s_.files().empty()) {
+    err_ << "error: nothing to reload (use :l FILE first)\n";
+    return;
+  }
+  if (s_.reload()) out_ << fmt::format("reloaded {}\n", fmt::join(s_.files(), ", "));
+}
+
+void Repl::cmdType(const std::string& a) {
+  if (a.empty()) {
+    err_ << "error: :type needs an expression\n";
+    return;
+  }
+  if (isName(a)) {
+    int32_t id = topByName(a, false);
+    if (id >= 0) {
+      World& w = s_.world();
+      w.beginEntry();
+      out_ << a << " : " << show(w, zonk(w, w.scratch, w.tops[id].type)) << "\n";
+      return;
+    }
+  }
+  s_.top().query(a, TopLevel::Show::Type);
+}
+
+void Repl::cmdNormalType(const std::string& a) {
+  int32_t id = topByName(a);
+  if (id < 0) return;
+  World& w = s_.world();
+  w.beginEntry();
+  try {
+    out_ << a << " : " << show(w, normalize(w, w.scratch, 0, nullptr, w.tops[id].type)) << "\n";
+  } catch (Interrupted&) {
+    err_ << "interrupted\n";
+  } catch (DepthExceeded&) {
+    err_ << "error: recursion depth limit exceeded while normalizing\n";
+  }
+}
+
+void Repl::cmdNormal(const std::string& a) {
+  if (a.empty()) {
+    err_ << "error: :nf needs an expression\n";
+    return;
+  }
+  s_.top().query(a, TopLevel::Show::NormalForm);
+}
+
+void Repl::cmdElaborated(const std::string& a) {
+  int32_t id = topByName(a);
+  if (id < 0) return;
+  World& w = s_.world();
+  auto& e = w.tops[id];
+  out_ << str(e.name) << " : " << show(w, e.type);
+  if (e.def) out_ << "\n  = " << show(w, e.def);
+  out_ << "\n";
+}
+
+void Repl::cmdZonked(const std::string& a) {
+  int32_t id = topByName(a);
+  if (id < 0) return;
+  World& w = s_.world();
+  w.beginEntry();
+  auto& e = w.tops[id];
+  out_ << str(e.name) << " : " << show(w, zonk(w, w.scratch, e.type));
+  if (e.def) out_ << "\n  = " << show(w, zonk(w, w.scratch, e.def));
+  out_ << "\n";
+}
+
+void Repl::cmdOutput(const std::string&) {
+  World& w = s_.world();
+  for (uint32_t id = 0; id < w.tops.size(); ++id) {
+    auto& e = w.tops[id];
+    if (e.prelude) continue;
+    out_ << str(e.name) << " : " << show(w, e.type);
+    if (e.def) out_ << " = " << show(w, e.def);
+    out_ << "\n";
+  }
+  for (size_t m = 0; m < w.metas.size(); ++m) {
+    auto& me = w.metas[m];
+    if (me.span.src && me.span.src->path.find("prelude") != std::string::npos) continue;
+    out_ << fmt::format("?{} = {}\n", m, me.solution ? show(w, me.solution) : "(unsolved)");
+  }
+}
+
+void Repl::cmdBrowse(const std::string&) {
+  World& w = s_.world();
+  for (uint32_t id = 0; id < w.tops.size(); ++id) {
+    auto& e = w.tops[id];
+    if (e.prelude || w.lookupTop(e.name) != int32_t(id)) continue;
+    w.beginEntry();
+    out_ << str(e.name) << " : " << show(w, zonk(w, w.scratch, e.type)) << "\n";
+  }
+}
+
+void Repl::cmdInfo(const std::string& a) {
+  int32_t id = topByName(a);
+  if (id < 0) return;
+  World& w = s_.world();
+  auto& e = w.tops[id];
+  if (e.span.src) {
+    auto lc = e.span.src->lineCol(e.span.begin);
+    out_ << fmt::format("{} is {} at {}:{}:{}\n", a, e.def ? "defined" : "postulated", e.span.src->path,
+                        lc.line, lc.col);
+  }
+  w.beginEntry();
+  out_ << a << " : " << show(w, zonk(w, w.scratch, e.type)) << "\n";
+  if (e.def) out_ << a << " = " << show(w, zonk(w, w.scratch, e.def)) << "\n";
+}
+
+void Repl::cmdTime(const std::string&) {
+  s_.opts.time = !s_.opts.time;
+  out_ << (s_.opts.time ? "timing on\n" : "timing off\n");
+}
+
+static long procStatusKb(const char* key) {
+  std::ifstream in("/proc/self/status");
+  std::string line;
+  size_t n = std::strlen(key);
+  while (std::getline(in, line))
+    if (line.compare(0, n, key) == 0) return std::atol(line.c_str() + n + 1);
+  return -1;
+}
+
+void Repl::cmdStats(const std::string&) {
+  World& w = s_.world();
+  out_ << fmt::format("definitions: {}, metavariables: {}\n", w.tops.size(), w.metas.size());
+  out_ << fmt::format("term memory: {} KiB, scratch memory: {} KiB\n", w.perm.bytesReserved() / 1024,
+                      w.scratch.bytesReserved() / 1024);
+  out_ << fmt::format("resident memory: {} KiB (peak {} KiB)\n", procStatusKb("VmRSS:"),
+                      procStatusKb("VmHWM:"));
+}
+
+void Repl::cmdHelp(const std::string&) {
+  out_ << "Type a definition (name : type = term), an expression (prints its normal form and\n"
+          "type), a directive (.check, .nf, .ax, .import), or a command:\n";
+  for (size_t i = 0; i < commands_.size(); ++i) {
+    auto& c = commands_[i];
+    if (!*c.help) continue;
+    std::string alias;
+    for (auto& d : commands_)
+      if (d.fn == c.fn && !*d.help) alias += fmt::format(", :{}", d.name);
+    std::string lhs = fmt::format(":{}{} {}", c.name, alias, c.args);
+    out_ << fmt::format("  {:<24} {}\n", lhs, c.help);
+  }
+  out_ << "Multi-line input: lines ending incomplete continue, or use :{ … :}.\n"
+          "Ctrl-C interrupts a long computation; Ctrl-D quits.\n";
+}
+
+void Repl::cmdQuit(const std::string&) { quit_ = true; }
+
+std::vector<std::string> Repl::complete(const std::string& line, const std::string& word) {
+  std::vector<std::string> out;
+  std::string before = line.substr(0, line.size() - std::min(line.size(), word.size()));
+  if (trim(before).empty() && word.starts_with(":")) {
+    for (auto& c : commands_)
+      if (std::string(":") + c.name != word && (std::string(":") + c.name).starts_with(word))
+        out.push_back(std::string(":") + c.name);
+    if (out.empty())
+      for (auto& c : commands_)
+        if (std::string(":") + c.name == word) out.push_back(word);
+    return out;
+  }
+  auto ws = words(before);
+  if (!ws.empty() && (ws[0] == ":l" || ws[0] == ":load")) {
+    fs::path p(word);
+    fs::path dir = p.has_parent_path() ? p.parent_path() : fs::path(".");
+    std::string prefix = p.filename().string();
+    if (!word.empty() && word.back() == '/') {
+      dir = p;
+      prefix.clear();
+    }
+    std::error_code ec;
+    for (auto& e : fs::directory_iterator(dir, ec)) {
+      std::string f = e.path().filename().string();
+      if (!f.starts_with(prefix)) continue;
+      std::string full = (p.has_parent_path() || (!word.empty() && word.back() == '/'))
+                             ? (dir / f).string()
+                             : f;
+      if (e.is_directory()) full += "/";
+      out.push_back(full);
+    }
+    std::sort(out.begin(), out.end());
+    return out;
+  }
+  World& w = s_.world();
+  for (uint32_t id = 0; id < w.tops.size(); ++id) {
+    std::string n(str(w.tops[id].name));
+    if (n.starts_with(word) && w.lookupTop(w.tops[id].name) == int32_t(id)) out.push_back(n);
+  }
+  for (const char* kw : {"let", "U", "Type"})
+    if (std::string_view(kw).starts_with(word)) out.push_back(kw);
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
+} // namespace thorin

@@ -1,0 +1,55 @@
+// The interactive loop: definitions and expressions at the prompt, and the
+// `:commands` (smalltt's where they overlap, plus what GHCi users expect).
+#pragma once
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+#include "line_editor.hpp"
+#include "session.hpp"
+
+namespace thorin {
+
+class Repl {
+public:
+  Repl(Session& s, std::ostream& out, std::ostream& err) : s_(s), out_(out), err_(err) {}
+  /// Runs until `:q` or end of input.
+  void run(LineEditor& ed);
+  /// Handles one complete input (a command, a definition, an expression);
+  /// returns false when the user asked to quit.
+  bool handle(const std::string& input);
+  std::vector<std::string> complete(const std::string& line, const std::string& word);
+
+  struct Command {
+    const char* name;
+    const char* args;
+    const char* help;
+    void (Repl::*fn)(const std::string& arg);
+  };
+
+private:
+  void cmdLoad(const std::string& a);
+  void cmdReload(const std::string& a);
+  void cmdType(const std::string& a);
+  void cmdNormalType(const std::string& a);
+  void cmdNormal(const std::string& a);
+  void cmdElaborated(const std::string& a);
+  void cmdZonked(const std::string& a);
+  void cmdOutput(const std::string& a);
+  void cmdBrowse(const std::string& a);
+  void cmdInfo(const std::string& a);
+  void cmdTime(const std::string& a);
+  void cmdStats(const std::string& a);
+  void cmdHelp(const std::string& a);
+  void cmdQuit(const std::string& a);
+  int32_t topByName(const std::string& name, bool report = true);
+  void timed(const char* what, double seconds);
+
+  Session& s_;
+  std::ostream& out_;
+  std::ostream& err_;
+  bool quit_ = false;
+  static const std::vector<Command> commands_;
+};
+
+} // namespace thorin
