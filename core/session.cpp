@@ -34,6 +34,7 @@ bool Session::loadPrelude(TopLevel& tl) {
   std::sort(files.begin(), files.end());
   for (auto& f : files)
     if (!tl.loadFile(f, {}, true)) return false;
+  tl.world().preludeMetas = tl.world().metas.size();
   return true;
 }
 

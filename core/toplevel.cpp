@@ -91,6 +91,12 @@ bool TopLevel::loadFile(const std::string& path, Span from, bool prelude) {
     printError(Error(Diagnostic{from, fmt::format("cannot open file '{}': {}", path, std::strerror(errno)), {}}));
     return false;
   }
+  return loadSource(path, std::move(text), canon, prelude);
+}
+
+bool TopLevel::loadSource(const std::string& path, std::string text, const std::string& canon,
+                          bool prelude) {
+  std::error_code ec;
   const Source* src = w_.addSource(path, std::move(text));
   w_.loadedFiles.push_back(canon);
   loading_.push_back(canon);

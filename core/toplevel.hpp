@@ -34,6 +34,9 @@ public:
   /// Loads a file and its imports into the world, stopping at the first error
   /// (printed). `from` is the span of the `.import` that asked for it.
   bool loadFile(const std::string& path, Span from = {}, bool prelude = false);
+  /// Loads source text as if it were the file `path` (`canon`: its canonical path).
+  bool loadSource(const std::string& path, std::string text, const std::string& canon,
+                  bool prelude = false);
   /// Elaborates one REPL input (definition, directive or expression).
   bool replInput(const std::string& text, bool* incomplete = nullptr);
 
@@ -43,6 +46,7 @@ public:
   bool query(const std::string& text, Show what, const char* origin = "<interactive>");
 
   void printError(const Error& e);
+  World& world() { return w_; }
 
   double parseSeconds = 0, elabSeconds = 0;
 

@@ -56,6 +56,7 @@ public:
   uint32_t epoch = 1;
   uint32_t block = 0;
   uint32_t visitStamp = 0;
+  size_t preludeMetas = 0; // metas created by the prelude (hidden from :out)
 
   /// Latest top-level definition with this name, or -1.
   int32_t lookupTop(Name n) const { return n.id < topByName_.size() ? topByName_[n.id] : -1; }

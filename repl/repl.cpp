@@ -251,9 +251,8 @@ void Repl::cmdOutput(const std::string&) {
     if (e.def) out_ << " = " << show(w, e.def);
     out_ << "\n";
   }
-  for (size_t m = 0; m < w.metas.size(); ++m) {
+  for (size_t m = w.preludeMetas; m < w.metas.size(); ++m) {
     auto& me = w.metas[m];
-    if (me.span.src && me.span.src->path.find("prelude") != std::string::npos) continue;
     out_ << fmt::format("?{} = {}\n", m, me.solution ? show(w, me.solution) : "(unsolved)");
   }
 }

@@ -1,0 +1,61 @@
+#!/usr/bin/env python3
+"""Golden test runner: runs thorin on a file and compares the exact output.
+
+  run_golden.py --thorin BIN check FILE.thorin     # `thorin check FILE`, expects FILE.out
+  run_golden.py --thorin BIN repl FILE.in          # REPL fed with FILE.in, expects FILE.out
+
+The expected file holds stdout and stderr interleaved as printed, then a line
+`[exit N]`. An optional first line `-- args: …` in the input adds command-line
+arguments (for repl tests: the files to load). `--update` rewrites the
+expected file instead of comparing.
+"""
+import argparse
+import difflib
+import os
+import subprocess
+import sys
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--thorin", required=True)
+    ap.add_argument("--update", action="store_true")
+    ap.add_argument("--expected", help="expected-output file (default: input with .out)")
+    ap.add_argument("mode", choices=["check", "repl"])
+    ap.add_argument("file")
+    a = ap.parse_args()
+
+    directory, name = os.path.split(os.path.abspath(a.file))
+    with open(a.file, encoding="utf-8") as f:
+        first = f.readline()
+    extra = first.split(":", 1)[1].split() if first.startswith("-- args:") else []
+    env = dict(os.environ, THORIN_HISTORY=os.devnull)
+    if a.mode == "check":
+        cmd = [a.thorin, "check", *extra, name]
+        stdin = subprocess.DEVNULL
+    else:
+        cmd = [a.thorin, *extra]
+        stdin = open(a.file, "rb")
+    p = subprocess.run(cmd, cwd=directory, stdin=stdin, stdout=subprocess.PIPE,
+                       stderr=subprocess.STDOUT, env=env, timeout=120)
+    actual = p.stdout.decode("utf-8", errors="replace") + f"[exit {p.returncode}]\n"
+    expected_path = a.expected or os.path.splitext(a.file)[0] + ".out"
+    if a.update:
+        with open(expected_path, "w", encoding="utf-8") as f:
+            f.write(actual)
+        return 0
+    try:
+        with open(expected_path, encoding="utf-8") as f:
+            expected = f.read()
+    except FileNotFoundError:
+        print(f"missing expected output {expected_path}; actual output:\n{actual}")
+        return 1
+    if actual == expected:
+        return 0
+    sys.stdout.writelines(difflib.unified_diff(
+        expected.splitlines(True), actual.splitlines(True), "expected", "actual"))
+    return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,79 @@
+#include <doctest/doctest.h>
+
+#include "diagnostic.hpp"
+#include "lexer.hpp"
+
+using namespace thorin;
+
+static std::vector<Tok> kinds(const std::string& text) {
+  Source src("t", text);
+  Lexer lx(src);
+  std::vector<Tok> out;
+  for (auto& t : lx.all()) out.push_back(t.kind);
+  return out;
+}
+
+TEST_CASE("lexer: unicode and ASCII spellings of the same symbols") {
+  CHECK(kinds("λ x. x") == kinds("\\x. x"));
+  CHECK(kinds("A → B") == kinds("A -> B"));
+  CHECK(kinds("A × B") == kinds("A ** B"));
+  CHECK(kinds("λ x. x") == std::vector<Tok>{Tok::Lambda, Tok::Ident, Tok::Dot, Tok::Ident, Tok::Eof});
+}
+
+TEST_CASE("lexer: UTF-8 identifiers, primes, digits") {
+  Source src("t", "Γ σ' x₁ _foo _");
+  Lexer lx(src);
+  auto ts = lx.all();
+  REQUIRE(ts.size() == 6);
+  for (int i = 0; i < 4; ++i) CHECK(ts[i].kind == Tok::Ident);
+  CHECK(ts[4].kind == Tok::Hole);
+  CHECK(src.text.substr(ts[0].begin, ts[0].end - ts[0].begin) == "Γ");
+  CHECK(src.text.substr(ts[2].begin, ts[2].end - ts[2].begin) == "x₁");
+}
+
+TEST_CASE("lexer: keywords are reserved, Type is not") {
+  CHECK(kinds("let U if then else Type") ==
+        std::vector<Tok>{Tok::Let, Tok::U, Tok::If, Tok::Then, Tok::Else, Tok::Ident, Tok::Eof});
+}
+
+TEST_CASE("lexer: nested and line comments") {
+  CHECK(kinds("a {- x {- y -} z -} b -- c\nd") ==
+        std::vector<Tok>{Tok::Ident, Tok::Ident, Tok::Ident, Tok::Eof});
+}
+
+TEST_CASE("lexer: unterminated comment is a located error") {
+  Source src("t", "a {- b");
+  Lexer lx(src);
+  try {
+    lx.all();
+    FAIL("expected an error");
+  } catch (Error& e) {
+    CHECK(e.diags[0].message == "unterminated comment");
+    CHECK(e.diags[0].span.begin == 2);
+  }
+}
+
+TEST_CASE("lexer: projections lex as separate tokens") {
+  CHECK(kinds("p.1.2") == std::vector<Tok>{Tok::Ident, Tok::Dot, Tok::Number, Tok::Dot, Tok::Number, Tok::Eof});
+}
+
+TEST_CASE("lexer: layout — entries split at column-0 tokens") {
+  Source src("t", "a : U\n  = U\nb = U\n");
+  Lexer lx(src);
+  std::vector<Token> e;
+  REQUIRE(lx.nextEntry(e));
+  CHECK(e.size() == 6); // a : U = U eof
+  REQUIRE(lx.nextEntry(e));
+  CHECK(e.size() == 4); // b = U eof
+  CHECK_FALSE(lx.nextEntry(e));
+}
+
+TEST_CASE("lexer: directives and import paths") {
+  Source src("t", ".import lib/foo.thorin\n.check x\n");
+  Lexer lx(src);
+  auto ts = lx.all();
+  CHECK(ts[0].kind == Tok::Directive);
+  CHECK(ts[1].kind == Tok::Path);
+  CHECK(src.text.substr(ts[1].begin, ts[1].end - ts[1].begin) == "lib/foo.thorin");
+  CHECK(ts[2].kind == Tok::Directive);
+}

@@ -1,0 +1,110 @@
+#include <doctest/doctest.h>
+
+#include "helpers.hpp"
+
+using namespace thorin;
+using namespace thorin::test;
+
+namespace {
+// A fresh meta of type U in the empty context, as a value.
+Val* meta(World& w, Tm** out = nullptr) {
+  Val* ty = vUniverse();
+  MetaId m = newMeta(w, quote(w, w.perm, 0, ty), 0, {}, "test");
+  Tm* t = mkTm(w.perm, TTag::Meta);
+  t->n = m;
+  if (out) *out = t;
+  return eval(w, nullptr, t);
+}
+} // namespace
+
+TEST_CASE("unify: solves a meta and keeps top-level names (eta-short)") {
+  Program p{std::string(kChurch)};
+  REQUIRE(p.ok);
+  World& w = p.w;
+  w.beginEntry();
+  Val* m = meta(w);
+  Unifier u(w);
+  Val* nat = w.topHead(p.top("Nat"));
+  CHECK(u.unify(0, m, nat));
+  CHECK(show(w, w.metas.back().solution) == "Nat");
+}
+
+TEST_CASE("unify: convertible by unfolding, not by names") {
+  Program p(std::string(kChurch) + "two : Nat = suc (suc zero)\ntwo' : Nat = add (suc zero) (suc zero)\nthree : Nat = suc two\n");
+  REQUIRE(p.ok);
+  World& w = p.w;
+  w.beginEntry();
+  Unifier u(w);
+  CHECK(u.unify(0, w.topHead(p.top("two")), w.topHead(p.top("two'"))));
+  CHECK_FALSE(u.unify(0, w.topHead(p.top("two")), w.topHead(p.top("three"))));
+}
+
+TEST_CASE("unify: occurs check fails with a reason") {
+  Program p("F : U → U = λ x. x → x\n");
+  REQUIRE(p.ok);
+  World& w = p.w;
+  w.beginEntry();
+  Val* m = meta(w);
+  Val* rhs = vApp(w, w.topHead(p.top("F")), m, Icit::Expl);
+  Unifier u(w);
+  CHECK_FALSE(u.unify(0, m, forceAll(w, rhs)));
+  CHECK(u.reason.find("occurs") != std::string::npos);
+}
+
+TEST_CASE("unify: pruning removes an out-of-scope argument instead of failing") {
+  Program p{"A : U = U\n"};
+  REQUIRE(p.ok);
+  World& w = p.w;
+  w.beginEntry();
+  // ?m : (x : U) → U  and  ?k : (x y : U) → U ; solve ?m x =? ?k x y at level 2.
+  auto piU = [&](int n) {
+    Tm* t = mkTm(w.perm, TTag::U);
+    for (int i = 0; i < n; ++i) {
+      Tm* p2 = mkTm(w.perm, TTag::Pi);
+      p2->name = intern(i == 0 ? "y" : "x");
+      p2->a = mkTm(w.perm, TTag::U);
+      p2->b = t;
+      t = p2;
+    }
+    return t;
+  };
+  MetaId m = newMeta(w, piU(1), 1, {}, "m");
+  MetaId k = newMeta(w, piU(2), 2, {}, "k");
+  Val* x = w.var(0);
+  Val* y = w.var(1);
+  Val* lhs = vApp(w, w.metaHead(m), x, Icit::Expl);
+  // rhs = ?k x y → U
+  Val* rhs = mkVal(w, VTag::Pi);
+  rhs->name = intern("_");
+  rhs->a = vApp(w, vApp(w, w.metaHead(k), x, Icit::Expl), y, Icit::Expl);
+  rhs->body = mkTm(w.perm, TTag::U);
+  Unifier u(w);
+  REQUIRE(u.unify(2, lhs, rhs));
+  REQUIRE(w.metas.size() == 3); // the pruned copy of ?k
+  CHECK(show(w, w.metas[k].solution) == "λ x y. ?2 x");
+  CHECK(show(w, w.metas[m].solution) == "λ y. ?2 y → U");
+  CHECK(show(w, w.metas[2].type) == "(x : U) → U");
+}
+
+TEST_CASE("unify: a variable that escapes its scope is an error") {
+  Program p{"A : U = U\n"};
+  REQUIRE(p.ok);
+  World& w = p.w;
+  w.beginEntry();
+  Tm* ty = mkTm(w.perm, TTag::U);
+  MetaId m = newMeta(w, ty, 0, {}, "m");
+  Unifier u(w);
+  CHECK_FALSE(u.unify(1, w.metaHead(m), w.var(0)));
+  CHECK(u.reason.find("escape") != std::string::npos);
+}
+
+TEST_CASE("unify: eta for functions and pairs") {
+  Program p(R"(
+Eq : {A : U} → A → A → U = λ {A} x y. (P : A → U) → P x → P y
+refl : {A : U}{x : A} → Eq x x = λ P px. px
+etaF : (f : U → U) → Eq f (λ x. f x) = λ f. refl
+etaP : (p : U × U) → Eq p (p.1, p.2) = λ p. refl
+)");
+  CHECK(p.ok);
+  CHECK(p.err.str() == "");
+}
