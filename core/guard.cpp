@@ -1,6 +1,7 @@
 #include "guard.hpp"
 
 #include <pthread.h>
+#include <signal.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -65,7 +66,14 @@ int runWithLargeStack(size_t bytes, int (*fn)(void*), void* arg) {
     munmap(mem, bytes);
     throw std::runtime_error("cannot start the elaboration thread");
   }
+  // Let the worker receive SIGINT (so a Ctrl-C interrupts its blocking reads),
+  // not this thread, which only waits.
+  sigset_t set, old;
+  sigemptyset(&set);
+  sigaddset(&set, SIGINT);
+  pthread_sigmask(SIG_BLOCK, &set, &old);
   pthread_join(th, nullptr);
+  pthread_sigmask(SIG_SETMASK, &old, nullptr);
   munmap(mem, bytes);
   return a.result;
 }

@@ -6,6 +6,11 @@
 #include <iostream>
 
 #include <editline/readline.h>
+#include <unistd.h>
+
+#include <cerrno>
+
+#include "guard.hpp"
 
 namespace thorin {
 
@@ -21,6 +26,29 @@ static char* completionGenerator(const char* text, int state) {
   return nullptr;
 }
 
+// Reads one key. A Ctrl-C at the prompt (SIGINT interrupts the read) clears
+// the line and submits it, so the user gets a fresh prompt as in a shell.
+static int getKey(FILE* f) {
+  static const char kClear[] = {0x01 /* C-a */, 0x0b /* C-k */, '\n'};
+  static int pending = -1;
+  if (pending >= 0) {
+    int c = kClear[pending++];
+    if (pending == int(sizeof kClear)) pending = -1;
+    return c;
+  }
+  while (true) {
+    unsigned char c;
+    ssize_t n = ::read(fileno(f), &c, 1);
+    if (n == 1) return c;
+    if (n == 0) return EOF;
+    if (errno == EINTR && gInterrupt.exchange(false)) {
+      pending = 1;
+      return kClear[0];
+    }
+    if (errno != EINTR) return EOF;
+  }
+}
+
 static char** completion(const char* text, int, int) {
   rl_attempted_completion_over = 1; // no filename fallback unless we offer it
   return rl_completion_matches(text, completionGenerator);
@@ -32,6 +60,7 @@ LineEditor::LineEditor(bool interactive, std::string historyFile, Completer comp
   gCompleter = std::move(completer);
   rl_readline_name = "thorin";
   rl_attempted_completion_function = completion;
+  rl_getc_function = getKey;
   // Identifiers may contain ' and ., so only break words at spaces and brackets.
   static char breaks[] = " \t\n(){}[],;";
   rl_basic_word_break_characters = breaks;
