@@ -131,7 +131,9 @@ Val* vAppSpine(World& w, Val* f, Spine* sp) {
 Val* unfold(World& w, Val* v) {
   if (v->tag == VTag::Top) {
     Val* d = w.topDef(v->n);
-    return d ? vAppSpine(w, d, v->sp) : nullptr;
+    // Apply the spine to the definition's own (cached) unfolding, skipping the
+    // glued intermediate `f sp` node that would be unfolded right away.
+    return d ? vAppSpine(w, forceAll(w, d), v->sp) : nullptr;
   }
   if (v->tag == VTag::Flex) {
     if (!w.metas[v->n].solution) return nullptr;

@@ -13,8 +13,8 @@
 namespace thorin {
 
 std::atomic<bool> gInterrupt{false};
-thread_local char* gStackLimit = nullptr;
-static thread_local char* gStackBase = nullptr;
+char* gStackLimit = nullptr;
+static char* gStackBase = nullptr;
 
 namespace {
 struct ThreadArgs {

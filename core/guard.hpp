@@ -17,7 +17,7 @@ struct Interrupted : std::exception {
 };
 
 extern std::atomic<bool> gInterrupt;
-extern thread_local char* gStackLimit; // lowest usable stack address (+ margin)
+extern char* gStackLimit; // lowest usable stack address of the elaboration thread (+ margin)
 
 inline void guard() {
   char probe;

@@ -210,7 +210,8 @@ void TopLevel::showQuery(Raw* r, Show what, const std::string& text) {
   w_.beginEntry();
   Elab el(w_);
   Cxt c;
-  auto [t, ty] = el.inferInsert(c, r);
+  // No implicit insertion at the top: `.check id` shows id's own type.
+  auto [t, ty] = el.infer(c, r);
   std::string tyStr = show(w_, quote(w_, w_.scratch, 0, ty));
   switch (what) {
   case Show::Type: out_ << text << " : " << tyStr << "\n"; break;

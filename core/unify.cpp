@@ -42,107 +42,145 @@ bool Unifier::goSp(Lvl l, Spine* a, Spine* b, UMode m) {
   return true;
 }
 
+// Compares all but the last elimination of two spines of equal shape; the
+// last application's arguments are returned for the caller to compare in a
+// loop, so that `s (s (s …))` does not recurse once per layer.
+bool Unifier::goSpInit(Lvl l, Spine* a, Spine* b, UMode m, Val*& lastA, Val*& lastB) {
+  lastA = lastB = nullptr;
+  if ((a ? a->len : 0) != (b ? b->len : 0)) return false;
+  if (!a) return true;
+  if (a->kind != b->kind) return false;
+  if (a->kind == Elim::App) {
+    lastA = a->arg;
+    lastB = b->arg;
+  }
+  return goSp(l, a->prev, b->prev, m);
+}
+
 bool Unifier::go(Lvl l, Val* t, Val* u, UMode mode) {
   guard();
-  t = force(w_, t);
-  u = force(w_, u);
+  // A loop: the last comparison of each case is a tail call.
   while (true) {
-    if (t == u) return true;
-    // Metas first: solving before eta-expanding or unfolding keeps solutions
-    // short and keeps the user's top-level names in them.
-    if (t->tag == VTag::Flex || u->tag == VTag::Flex) {
-      if (t->tag == VTag::Flex && u->tag == VTag::Flex && t->n == u->n)
-        return goSp(l, t->sp, u->sp, mode) || (mode != UMode::Flex && intersect(l, t, u));
-      if (mode == UMode::Flex) return false;
-      if (t->tag == VTag::Flex && u->tag == VTag::Flex) {
-        // Solve the meta with the longer spine first (more likely invertible).
-        uint32_t lt = t->sp ? t->sp->len : 0, lu = u->sp ? u->sp->len : 0;
-        if (lt < lu) std::swap(t, u);
-        std::string r;
-        if (solve(l, t, u)) return true;
-        r = reason;
-        if (solve(l, u, t)) return true;
-        if (reason.empty()) reason = r;
-        return false;
+    t = force(w_, t);
+    u = force(w_, u);
+    while (true) {
+      if (t == u) return true;
+      // Metas first: solving before eta-expanding or unfolding keeps solutions
+      // short and keeps the user's top-level names in them.
+      if (t->tag == VTag::Flex || u->tag == VTag::Flex) {
+        if (t->tag == VTag::Flex && u->tag == VTag::Flex && t->n == u->n)
+          return goSp(l, t->sp, u->sp, mode) || (mode != UMode::Flex && intersect(l, t, u));
+        if (mode == UMode::Flex) return false;
+        if (t->tag == VTag::Flex && u->tag == VTag::Flex) {
+          // Solve the meta with the longer spine first (more likely invertible).
+          uint32_t lt = t->sp ? t->sp->len : 0, lu = u->sp ? u->sp->len : 0;
+          if (lt < lu) std::swap(t, u);
+          if (solve(l, t, u)) return true;
+          std::string r = reason;
+          if (solve(l, u, t)) return true;
+          if (reason.empty()) reason = r;
+          return false;
+        }
+        return t->tag == VTag::Flex ? solve(l, t, u) : solve(l, u, t);
       }
-      return t->tag == VTag::Flex ? solve(l, t, u) : solve(l, u, t);
-    }
-    if (mode != UMode::Full) break;
-    Val* t2 = forceAll(w_, t);
-    Val* u2 = forceAll(w_, u);
-    if (t2 == t && u2 == u) break;
-    t = t2;
-    u = u2;
-  }
-
-  if (t->tag == VTag::Top || u->tag == VTag::Top) {
-    if (t->tag == VTag::Top && u->tag == VTag::Top && t->n == u->n) {
-      if (mode == UMode::Flex) return goSp(l, t->sp, u->sp, UMode::Flex);
-      // Rigid: same head — try the spines without unfolding, then unfold.
-      if (goSp(l, t->sp, u->sp, UMode::Flex)) return true;
+      if (mode != UMode::Full) break;
       Val* t2 = forceAll(w_, t);
       Val* u2 = forceAll(w_, u);
-      if (t2 == t && u2 == u) return goSp(l, t->sp, u->sp, UMode::Rigid); // postulates
-      return go(l, t2, u2, UMode::Full);
+      if (t2 == t && u2 == u) break;
+      t = t2;
+      u = u2;
     }
-    if (mode == UMode::Flex) return false;
-    Val* t2 = t->tag == VTag::Top ? forceAll(w_, t) : t;
-    Val* u2 = u->tag == VTag::Top ? forceAll(w_, u) : u;
-    if (t2 != t || u2 != u) return go(l, t2, u2, mode);
-    // Only postulates remain at the heads: compare structurally below.
-  }
 
-  switch (t->tag) {
-  case VTag::Pi:
-    if (u->tag == VTag::Pi) {
-      if (t->icit != u->icit) return false;
-      if (!go(l, t->a, u->a, mode)) return false;
-      Val* x = w_.var(l);
-      return go(l + 1, apply(w_, t, x), apply(w_, u, x), mode);
+    if (t->tag == VTag::Top || u->tag == VTag::Top) {
+      if (t->tag == VTag::Top && u->tag == VTag::Top && t->n == u->n) {
+        if (mode == UMode::Flex) return goSp(l, t->sp, u->sp, UMode::Flex);
+        // Rigid: same head — try the spines without unfolding, then unfold.
+        if (goSp(l, t->sp, u->sp, UMode::Flex)) return true;
+        Val* t2 = forceAll(w_, t);
+        Val* u2 = forceAll(w_, u);
+        if (t2 == t && u2 == u) return goSp(l, t->sp, u->sp, UMode::Rigid); // postulates
+        t = t2;
+        u = u2;
+        mode = UMode::Full;
+        continue;
+      }
+      if (mode == UMode::Flex) return false;
+      Val* t2 = t->tag == VTag::Top ? forceAll(w_, t) : t;
+      Val* u2 = u->tag == VTag::Top ? forceAll(w_, u) : u;
+      if (t2 != t || u2 != u) {
+        t = t2;
+        u = u2;
+        continue;
+      }
+      // Only postulates remain at the heads: compare structurally below.
     }
-    break;
-  case VTag::Sigma:
-    if (u->tag == VTag::Sigma) {
-      if (!go(l, t->a, u->a, mode)) return false;
-      Val* x = w_.var(l);
-      return go(l + 1, apply(w_, t, x), apply(w_, u, x), mode);
+
+    Val* x;
+    switch (t->tag) {
+    case VTag::Pi:
+    case VTag::Sigma:
+      if (u->tag == t->tag) {
+        if (t->icit != u->icit) return false;
+        if (!go(l, t->a, u->a, mode)) return false;
+        x = w_.var(l);
+        t = apply(w_, t, x);
+        u = apply(w_, u, x);
+        ++l;
+        continue;
+      }
+      break;
+    case VTag::U:
+      if (u->tag == VTag::U) return true;
+      break;
+    case VTag::Lam:
+      if (u->tag == VTag::Lam) {
+        x = w_.var(l);
+        t = apply(w_, t, x);
+        u = apply(w_, u, x);
+        ++l;
+        continue;
+      }
+      break;
+    case VTag::Pair:
+      if (u->tag == VTag::Pair) {
+        if (!go(l, t->a, u->a, mode)) return false;
+        t = t->b;
+        u = u->b;
+        continue;
+      }
+      break;
+    case VTag::Rigid:
+    case VTag::Top:
+      if (u->tag == t->tag) {
+        if (t->n != u->n) return false;
+        Val *lt, *lu;
+        if (!goSpInit(l, t->sp, u->sp, mode, lt, lu)) return false;
+        if (!lt) return true;
+        t = lt;
+        u = lu;
+        continue;
+      }
+      break;
+    default: break;
     }
-    break;
-  case VTag::U:
-    if (u->tag == VTag::U) return true;
-    break;
-  case VTag::Lam:
-    if (u->tag == VTag::Lam) {
-      Val* x = w_.var(l);
-      return go(l + 1, apply(w_, t, x), apply(w_, u, x), mode);
+    if (t->tag == VTag::Irrelevant || u->tag == VTag::Irrelevant) return true;
+    // Eta for functions and pairs.
+    if (t->tag == VTag::Lam || u->tag == VTag::Lam) {
+      x = w_.var(l);
+      Icit i = t->tag == VTag::Lam ? t->icit : u->icit;
+      t = t->tag == VTag::Lam ? apply(w_, t, x) : vApp(w_, t, x, i);
+      u = u->tag == VTag::Lam ? apply(w_, u, x) : vApp(w_, u, x, i);
+      ++l;
+      continue;
     }
-    break;
-  case VTag::Pair:
-    if (u->tag == VTag::Pair) return go(l, t->a, u->a, mode) && go(l, t->b, u->b, mode);
-    break;
-  case VTag::Rigid:
-    if (u->tag == VTag::Rigid) return t->n == u->n && goSp(l, t->sp, u->sp, mode);
-    break;
-  case VTag::Top:
-    if (u->tag == VTag::Top) return t->n == u->n && goSp(l, t->sp, u->sp, mode);
-    break;
-  default: break;
+    if (t->tag == VTag::Pair || u->tag == VTag::Pair) {
+      if (!go(l, vProj1(w_, t), vProj1(w_, u), mode)) return false;
+      t = vProj2(w_, t);
+      u = vProj2(w_, u);
+      continue;
+    }
+    return false;
   }
-  if (t->tag == VTag::Irrelevant || u->tag == VTag::Irrelevant) return true;
-  // Eta for functions and pairs.
-  if (t->tag == VTag::Lam) {
-    Val* x = w_.var(l);
-    return go(l + 1, apply(w_, t, x), vApp(w_, u, x, t->icit), mode);
-  }
-  if (u->tag == VTag::Lam) {
-    Val* x = w_.var(l);
-    return go(l + 1, vApp(w_, t, x, u->icit), apply(w_, u, x), mode);
-  }
-  if (t->tag == VTag::Pair)
-    return go(l, t->a, vProj1(w_, u), mode) && go(l, t->b, vProj2(w_, u), mode);
-  if (u->tag == VTag::Pair)
-    return go(l, vProj1(w_, t), u->a, mode) && go(l, vProj2(w_, t), u->b, mode);
-  return false;
 }
 
 // ---------------------------------------------------------------------------

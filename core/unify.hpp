@@ -50,6 +50,7 @@ private:
 
   bool go(Lvl l, Val* t, Val* u, UMode m);
   bool goSp(Lvl l, Spine* a, Spine* b, UMode m);
+  bool goSpInit(Lvl l, Spine* a, Spine* b, UMode m, Val*& lastA, Val*& lastB);
   bool solve(Lvl l, Val* flex, Val* rhs);
   bool invert(Lvl l, Spine* sp, PRen& ren, std::vector<bool>& keep, bool& linear);
   bool intersect(Lvl l, Val* a, Val* b);

@@ -91,7 +91,11 @@ int main(int argc, char** argv) {
       std::cout << kUsage;
       return 0;
     } else if (a == "--version") {
+#ifdef THORIN_SANITIZE
+      std::cout << "thorin " THORIN_VERSION " (sanitizers: address, undefined)\n";
+#else
       std::cout << "thorin " THORIN_VERSION "\n";
+#endif
       return 0;
     } else if (a == "--time") {
       args.opts.time = true;

@@ -1,0 +1,75 @@
+#!/usr/bin/env python3
+"""Deep terms: a conversion check between Church numerals of a million (built
+by different products) succeeds; running out of stack is a located error,
+not a crash."""
+import os
+import subprocess
+import sys
+import tempfile
+
+PROGRAM = """Nat : U = (N : U) → (N → N) → N → N
+suc : Nat → Nat = λ n N s z. s (n N s z)
+zero : Nat = λ N s z. z
+mul : Nat → Nat → Nat = λ a b N s z. a N (b N s) z
+n2 : Nat = suc (suc zero)
+n5 : Nat = suc (suc (suc (suc (suc zero))))
+n10 = mul n2 n5
+n10b = mul n5 n2
+n100 = mul n10 n10
+n100b = mul n10b n10b
+n10k = mul n100 n100
+n10kb = mul n100b n100b
+n100k = mul n10k n10
+n100kb = mul n10b n10kb
+n1M = mul n10k n100
+n1Mb = mul n100b n10kb
+Eq : {A : U} → A → A → U = λ {A} x y. (P : A → U) → P x → P y
+refl : {A : U}{x : A} → Eq x x = λ P px. px
+"""
+
+
+def run(thorin, text, env=None):
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "deep.thorin")
+        with open(path, "w") as f:
+            f.write(text)
+        p = subprocess.run([thorin, "check", "deep.thorin"], cwd=d, stdout=subprocess.PIPE,
+                           stderr=subprocess.STDOUT, timeout=600, env=dict(os.environ, **(env or {})))
+        return p.returncode, p.stdout.decode()
+
+
+def main():
+    thorin = os.path.abspath(sys.argv[1])
+    sanitized = "sanitizers" in subprocess.run([thorin, "--version"], stdout=subprocess.PIPE).stdout.decode()
+    n, nb = ("n100k", "n100kb") if sanitized else ("n1M", "n1Mb")
+    failures = 0
+
+    code, out = run(thorin, PROGRAM + f"t : Eq {n} {nb} = refl\n")
+    print(f"Eq {n} {nb} = refl: exit {code}")
+    if code != 0 or out:
+        print(out)
+        failures += 1
+
+    # The wrong equation is rejected with a located error.
+    code, out = run(thorin, PROGRAM + f"t : Eq {n} (suc {nb}) = refl\n")
+    want = "deep.thorin:19:25: error: type mismatch\n"
+    print(f"Eq {n} (suc {nb}) = refl: exit {code}")
+    if code != 1 or not out.startswith(want) or f"expected type: Eq {{Nat}} {n} (suc {nb})" not in out:
+        print(out)
+        failures += 1
+
+    # Normalizing a deep term with a tiny stack: a located error, exit 1.
+    code, out = run(thorin, PROGRAM + ".nf n100k\n", {"THORIN_STACK_MB": "16"})
+    want = ("deep.thorin:19:1: error: recursion depth limit exceeded while elaborating this entry\n"
+            "   19 | .nf n100k\n"
+            "      | ^~~~~~~~~\n"
+            "  the terms involved are too deep; THORIN_STACK_MB raises the limit\n")
+    print(f"deep normal form with a 16 MB stack: exit {code}")
+    if code != 1 or out != want:
+        print(out)
+        failures += 1
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
