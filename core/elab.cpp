@@ -109,11 +109,12 @@ std::pair<Tm*, Val*> Elab::insert(Cxt& c, Span span, Tm* t, Val* ty) {
 }
 
 std::pair<Tm*, Val*> Elab::insertUntil(Cxt& c, Span span, Name x, Tm* t, Val* ty) {
+  Val* original = ty;
   while (true) {
     Val* f = forceAll(w_, ty);
     if (f->tag != VTag::Pi || f->icit != Icit::Impl)
       fail(span, fmt::format("no implicit argument named '{}'", str(x)),
-           {"the function's type: " + showVal(c, ty)});
+           {"the function's type: " + showVal(c, original)});
     if (f->name == x) return {t, ty};
     Tm* m = freshMeta(c, f->a, span, fmt::format("implicit argument {{{}}}", str(f->name)));
     Tm* a = mkTm(w_.perm, TTag::App);
@@ -159,6 +160,18 @@ Tm* Elab::check(Cxt& c, Raw* r, Val* a) {
       t->icit = f->icit;
       t->a = body;
       return t;
+    }
+    if (l->info.named && f->tag == VTag::Pi && f->icit == Icit::Impl) {
+      // `λ {C = x}. …` must name one of the implicit arguments ahead.
+      bool found = false;
+      Val* g = f;
+      for (Lvl k = c.lvl; g->tag == VTag::Pi && g->icit == Icit::Impl; ++k) {
+        if (g->name == l->info.named) found = true;
+        g = forceAll(w_, apply(w_, g, w_.var(k)));
+      }
+      if (!found)
+        fail(l->info.nameSpan, fmt::format("no implicit argument named '{}'", str(l->info.named)),
+             {"expected type: " + showVal(c, a)});
     }
     break;
   }
@@ -251,7 +264,7 @@ std::pair<Tm*, Val*> Elab::inferVar(Cxt& c, RVar* r) {
     return d[b.size()];
   };
   std::string best;
-  size_t bestD = want.size() <= 2 ? 1 : 3;
+  size_t bestD = std::max<size_t>(1, want.size() / 3) + 1; // accept distance ≤ max(1, len/3)
   auto consider = [&](Name n) {
     std::string_view s = str(n);
     if (s == "_" ) return;
@@ -275,7 +288,7 @@ std::pair<Tm*, Val*> Elab::inferApp(Cxt& c, RApp* r) {
   Val* ty;
   if (r->info.named) {
     auto [t0, ty0] = infer(c, r->fn);
-    std::tie(t, ty) = insertUntil(c, r->arg->span, r->info.named, t0, ty0);
+    std::tie(t, ty) = insertUntil(c, r->info.nameSpan, r->info.named, t0, ty0);
   } else if (icit == Icit::Impl) {
     std::tie(t, ty) = infer(c, r->fn);
   } else {
@@ -401,8 +414,9 @@ std::pair<Tm*, Val*> Elab::infer(Cxt& c, Raw* r) {
     auto* l = as<RLam>(r);
     if (l->info.named)
       fail(r->span, "cannot infer the type of a lambda with a named implicit binder",
-           {"add a type annotation to the definition"});
-    Tm* a = l->ty ? check(c, l->ty, vU()) : freshMeta(c, vU(), r->span, fmt::format("type of '{}'", str(l->x)));
+           {"add a type annotation (a typed definition, or an explicit Π type to check against)"});
+    Tm* a = l->ty ? check(c, l->ty, vU())
+                  : freshMeta(c, vU(), l->binderSpan, fmt::format("type of '{}'", str(l->x)));
     Val* va = evalIn(c, a);
     Cxt c2 = bind(c, l->x, va);
     auto [body, bty] = inferInsert(c2, l->body);

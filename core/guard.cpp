@@ -44,7 +44,7 @@ size_t defaultStackBytes() {
 #ifdef THORIN_SANITIZE
   return size_t(1) << 30; // ASan's shadow memory makes huge stacks expensive
 #else
-  return size_t(8) << 30; // 8 GiB, committed only as deep recursion touches it
+  return size_t(4) << 30; // 4 GiB, committed only as deep recursion touches it
 #endif
 }
 

@@ -12,12 +12,39 @@ Name Parser::ident(const Token& t) const {
 
 void Parser::unexpected(const char* expected) {
   const Token& t = peek();
-  std::string found =
-      t.kind == Tok::Eof ? "end of input"
-                         : fmt::format("'{}'", std::string_view(src_.text).substr(t.begin, t.end - t.begin));
+  std::string found;
+  if (t.kind == Tok::Eof)
+    found = inFile_ && !lexer_.atEnd() ? "the end of this entry (the next line starts in column 0)"
+                                       : "end of input";
+  else
+    found = fmt::format("'{}'{}", std::string_view(src_.text).substr(t.begin, t.end - t.begin),
+                        t.kind == Tok::Let || t.kind == Tok::U || t.kind == Tok::If ||
+                                t.kind == Tok::Then || t.kind == Tok::Else
+                            ? " (a reserved word)"
+                            : "");
   Error e(Diagnostic{span(t.begin, t.end), fmt::format("expected {}, found {}", expected, found), {}});
-  e.incomplete = t.kind == Tok::Eof;
+  e.incomplete = t.kind == Tok::Eof && inputContinues();
   throw e;
+}
+
+// At the end of the input, does it clearly go on (an open bracket, or a last
+// token such as `=`, `→`, `:` that needs something after it)? The REPL then
+// reads another line instead of reporting an error.
+bool Parser::inputContinues() const {
+  int depth = 0;
+  for (auto& t : toks_) {
+    if (t.kind == Tok::LParen || t.kind == Tok::LBrace || t.kind == Tok::LBracket) ++depth;
+    if (t.kind == Tok::RParen || t.kind == Tok::RBrace || t.kind == Tok::RBracket) --depth;
+  }
+  if (depth > 0) return true;
+  size_t n = toks_.size();
+  if (n < 2) return false;
+  switch (toks_[n - 2].kind) {
+  case Tok::Eq: case Tok::Colon: case Tok::Arrow: case Tok::Times: case Tok::Dot:
+  case Tok::Comma: case Tok::Semi: case Tok::Lambda: case Tok::Let:
+    return true;
+  default: return false;
+  }
 }
 
 Token Parser::expect(Tok k, const char* what) {
@@ -28,6 +55,11 @@ Token Parser::expect(Tok k, const char* what) {
 bool Parser::next(Entry& out) {
   if (!lexer_.nextEntry(toks_)) return false;
   pos_ = 0;
+  inFile_ = true;
+  if (!toks_[0].col0)
+    fail(span(toks_[0].begin, toks_[0].end),
+         "this line is indented, but there is no entry before it to continue",
+         {"top-level entries start in column 0"});
   entry(out, false);
   return true;
 }
@@ -66,7 +98,8 @@ void Parser::entry(Entry& out, bool repl) {
   } else if (at(Tok::Ident) &&
              (peek(1).kind == Tok::Colon || peek(1).kind == Tok::Eq ||
               (peek(1).kind == Tok::LBracket && peek(2).kind == Tok::Ident &&
-               isPragma(std::string_view(src_.text).substr(peek(2).begin, peek(2).end - peek(2).begin))))) {
+               (!repl || peek(3).kind == Tok::RBracket ||
+                isPragma(std::string_view(src_.text).substr(peek(2).begin, peek(2).end - peek(2).begin)))))) {
     definition(out);
   } else if (repl) {
     out.kind = EntryKind::Expr;
@@ -147,32 +180,40 @@ Raw* Parser::lambda() {
     Name x;
     ArgInfo info;
     Raw* ty;
-    uint32_t begin;
+    uint32_t begin, end;
   };
   std::vector<Binder> bs;
+  auto binderName = [&] { return ident(at(Tok::Hole) ? advance() : expect(Tok::Ident, "a binder name")); };
   while (!at(Tok::Dot)) {
     uint32_t bb = peek().begin;
     if (at(Tok::Ident) || at(Tok::Hole)) {
-      bs.push_back({ident(advance()), {}, nullptr, bb});
+      Token t = advance();
+      bs.push_back({ident(t), {}, nullptr, t.begin, t.end});
     } else if (accept(Tok::LBrace)) {
-      Name x = ident(at(Tok::Hole) ? advance() : expect(Tok::Ident, "a binder name"));
+      uint32_t nb = peek().begin;
+      Name x = binderName();
+      uint32_t ne = prevEnd();
       if (accept(Tok::Eq)) {
-        Name y = ident(at(Tok::Hole) ? advance() : expect(Tok::Ident, "a binder name"));
-        bs.push_back({y, {Icit::Impl, x}, nullptr, bb});
+        uint32_t yb = peek().begin;
+        Name y = binderName();
+        bs.push_back({y, {Icit::Impl, x, span(nb, ne)}, nullptr, yb, prevEnd()});
       } else {
         Raw* ty = accept(Tok::Colon) ? term() : nullptr;
-        bs.push_back({x, {Icit::Impl, {}}, ty, bb});
+        bs.push_back({x, {Icit::Impl, {}, {}}, ty, nb, ne});
       }
       expect(Tok::RBrace, "'}'");
     } else if (accept(Tok::LParen)) {
-      std::vector<Name> xs;
-      do xs.push_back(ident(at(Tok::Hole) ? advance() : expect(Tok::Ident, "a binder name")));
-      while (at(Tok::Ident) || at(Tok::Hole));
+      std::vector<std::pair<Name, Token>> xs;
+      do {
+        Token t = at(Tok::Hole) ? advance() : expect(Tok::Ident, "a binder name");
+        xs.push_back({ident(t), t});
+      } while (at(Tok::Ident) || at(Tok::Hole));
       expect(Tok::Colon, "':'");
       Raw* ty = term();
       expect(Tok::RParen, "')'");
-      for (Name x : xs) bs.push_back({x, {}, ty, bb});
+      for (auto& [x, t] : xs) bs.push_back({x, {}, ty, t.begin, t.end});
     } else {
+      (void)bb;
       unexpected(bs.empty() ? "a binder after 'λ'" : "a binder or '.'");
     }
   }
@@ -185,6 +226,7 @@ Raw* Parser::lambda() {
     l->info = bs[i].info;
     l->ty = bs[i].ty;
     l->body = body;
+    l->binderSpan = span(bs[i].begin, bs[i].end);
     body = l;
   }
   return body;
@@ -328,7 +370,9 @@ Raw* Parser::application() {
     } else if (at(Tok::LBrace)) {
       advance();
       if (at(Tok::Ident) && peek(1).kind == Tok::Eq) {
-        info.named = ident(advance());
+        Token n = advance();
+        info.named = ident(n);
+        info.nameSpan = span(n.begin, n.end);
         advance();
       }
       info.icit = Icit::Impl;

@@ -16,6 +16,8 @@ public:
   bool next(Entry& out);
   /// Parses REPL input: a definition, a directive, or an expression.
   void replInput(Entry& out);
+  /// Whether the lexer has reached the end of the source.
+  bool atEnd() { return lexer_.atEnd(); }
   /// Parses the whole source as one term (for tests and `:type EXPR`).
   Raw* wholeTerm();
 
@@ -34,6 +36,7 @@ private:
   }
   Token expect(Tok k, const char* what);
   [[noreturn]] void unexpected(const char* expected);
+  bool inputContinues() const;
   Span span(uint32_t b, uint32_t e) const { return Span{&src_, b, e}; }
   Span spanFrom(uint32_t b) const { return span(b, prevEnd()); }
   uint32_t prevEnd() const { return pos_ > 0 ? toks_[pos_ - 1].end : peek().begin; }
@@ -67,6 +70,7 @@ private:
   Arena& arena_;
   std::vector<Token> toks_;
   size_t pos_ = 0;
+  bool inFile_ = false; // parsing a file entry (vs. a REPL input)
 };
 
 } // namespace thorin

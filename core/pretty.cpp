@@ -39,11 +39,39 @@ struct Printer {
     else out += fmt::format("@{}", ix); // ill-scoped (never for well-formed terms)
   }
 
+  // Does `t` mention the variable with index `ix`?
+  static bool usesVar(const Tm* t, uint32_t ix) {
+    switch (t->tag) {
+    case TTag::Var: return t->n == ix;
+    case TTag::InsertedMeta: return ix < t->m && t->mask[t->m - 1 - ix];
+    case TTag::App:
+    case TTag::Pair: return usesVar(t->a, ix) || usesVar(t->b, ix);
+    case TTag::Pi:
+    case TTag::Sigma: return usesVar(t->a, ix) || usesVar(t->b, ix + 1);
+    case TTag::Lam: return usesVar(t->a, ix + 1);
+    case TTag::Proj1:
+    case TTag::Proj2:
+    case TTag::Field: return usesVar(t->a, ix);
+    case TTag::Let: return usesVar(t->a, ix) || usesVar(t->b, ix) || usesVar(t->c, ix + 1);
+    default: return false;
+    }
+  }
+
   void print(const Tm* t, int prec) {
     guard();
     switch (t->tag) {
     case TTag::Var: var(t->n); break;
-    case TTag::Top: out += str(w.tops[t->n].name); break;
+    case TTag::Top: {
+      const TopEntry& e = w.tops[t->n];
+      out += str(e.name);
+      // A definition shadowed by a later one gets its position, so that two
+      // different `T`s in one message can be told apart.
+      if (w.lookupTop(e.name) != int32_t(t->n) && e.span.src) {
+        auto lc = e.span.src->lineCol(e.span.begin);
+        out += fmt::format("@{}:{}", lc.line, lc.col);
+      }
+      break;
+    }
     case TTag::Meta: out += fmt::format("?{}", t->n); break;
     case TTag::U: out += 'U'; break;
     case TTag::Irrelevant: out += "_"; break;
@@ -102,16 +130,35 @@ struct Printer {
     case TTag::Pi: {
       open(prec > PPi);
       size_t pushed = 0;
-      while (t->tag == TTag::Pi && (t->icit == Icit::Impl || str(t->name) != "_")) {
+      auto named = [&](const Tm* p) {
+        return p->tag == TTag::Pi && (p->icit == Icit::Impl || (str(p->name) != "_" && usesVar(p->b, 0)));
+      };
+      // Telescope: consecutive binders with the same icity and the same domain
+      // are grouped, `{A B : U}`.
+      bool first = true;
+      std::string groupDom;
+      Icit groupIcit = Icit::Expl;
+      while (named(t)) {
         std::string x = fresh(t->name);
-        out += t->icit == Icit::Impl ? '{' : '(';
-        out += x + " : ";
-        print(t->a, PLet);
-        out += t->icit == Icit::Impl ? '}' : ')';
+        Printer sub{w, names, {}};
+        sub.print(t->a, PLet);
+        if (!first && t->icit == groupIcit && sub.out == groupDom && !usesVar(t->a, 0)) {
+          // extend the current group: remove its closing " : dom)" and re-add
+          size_t cut = out.size() - (groupDom.size() + 4);
+          out.resize(cut);
+          out += " " + x + " : " + groupDom + (t->icit == Icit::Impl ? "}" : ")");
+        } else {
+          if (!first) out += ' ';
+          out += t->icit == Icit::Impl ? '{' : '(';
+          out += x + " : " + sub.out;
+          out += t->icit == Icit::Impl ? '}' : ')';
+          groupDom = sub.out;
+          groupIcit = t->icit;
+        }
+        first = false;
         names.push_back(x);
         ++pushed;
         t = t->b;
-        if (t->tag == TTag::Pi && (t->icit == Icit::Impl || str(t->name) != "_")) out += ' ';
       }
       if (pushed) {
         out += " → ";
@@ -129,7 +176,7 @@ struct Printer {
     }
     case TTag::Sigma: {
       open(prec > PSigma);
-      std::string x = fresh(t->name);
+      std::string x = usesVar(t->b, 0) ? fresh(t->name) : "_";
       if (x == "_") {
         print(t->a, PApp);
       } else {
@@ -183,7 +230,144 @@ struct Printer {
   }
 };
 
+// Surface syntax, re-rendered with normal spacing (for `.check e : A`).
+struct RawPrinter {
+  std::string out;
+  void open(bool p) {
+    if (p) out += '(';
+  }
+  void close(bool p) {
+    if (p) out += ')';
+  }
+  void print(const Raw* r, int prec) {
+    switch (r->kind) {
+    case RKind::Var: out += str(static_cast<const RVar*>(r)->name); break;
+    case RKind::U: out += 'U'; break;
+    case RKind::Hole: out += '_'; break;
+    case RKind::Number:
+    case RKind::String: out += std::string_view(r->span.src->text).substr(r->span.begin, r->span.end - r->span.begin); break;
+    case RKind::App: {
+      open(prec > PApp);
+      auto* a = static_cast<const RApp*>(r);
+      print(a->fn, PApp);
+      out += ' ';
+      if (a->info.named) {
+        out += fmt::format("{{{} = ", str(a->info.named));
+        print(a->arg, PLet);
+        out += '}';
+      } else if (a->info.icit == Icit::Impl) {
+        out += '{';
+        print(a->arg, PLet);
+        out += '}';
+      } else {
+        print(a->arg, PAtom);
+      }
+      close(prec > PApp);
+      break;
+    }
+    case RKind::Lam: {
+      open(prec > PLet);
+      out += "λ";
+      while (r->kind == RKind::Lam) {
+        auto* l = static_cast<const RLam*>(r);
+        out += ' ';
+        if (l->info.named) out += fmt::format("{{{} = {}}}", str(l->info.named), str(l->x));
+        else if (l->info.icit == Icit::Impl) {
+          out += fmt::format("{{{}", str(l->x));
+          if (l->ty) {
+            out += " : ";
+            print(l->ty, PLet);
+          }
+          out += '}';
+        } else if (l->ty) {
+          out += fmt::format("({} : ", str(l->x));
+          print(l->ty, PLet);
+          out += ')';
+        } else {
+          out += str(l->x);
+        }
+        r = l->body;
+      }
+      out += ". ";
+      print(r, PLet);
+      close(prec > PLet);
+      break;
+    }
+    case RKind::Pi: {
+      open(prec > PPi);
+      auto* p = static_cast<const RPi*>(r);
+      if (p->icit == Icit::Impl || str(p->x) != "_") {
+        out += p->icit == Icit::Impl ? '{' : '(';
+        out += fmt::format("{} : ", str(p->x));
+        print(p->dom, PLet);
+        out += p->icit == Icit::Impl ? "}" : ")";
+      } else {
+        print(p->dom, PSigma);
+      }
+      out += " → ";
+      print(p->cod, PPi);
+      close(prec > PPi);
+      break;
+    }
+    case RKind::Sigma: {
+      open(prec > PSigma);
+      auto* sg = static_cast<const RSigma*>(r);
+      if (str(sg->x) != "_") {
+        out += fmt::format("({} : ", str(sg->x));
+        print(sg->fst, PLet);
+        out += ')';
+      } else {
+        print(sg->fst, PApp);
+      }
+      out += " × ";
+      print(sg->snd, PSigma);
+      close(prec > PSigma);
+      break;
+    }
+    case RKind::Pair: {
+      out += '(';
+      while (r->kind == RKind::Pair) {
+        print(static_cast<const RPair*>(r)->fst, PLet);
+        out += ", ";
+        r = static_cast<const RPair*>(r)->snd;
+      }
+      print(r, PLet);
+      out += ')';
+      break;
+    }
+    case RKind::Proj: {
+      auto* p = static_cast<const RProj*>(r);
+      print(p->t, PAtom);
+      if (p->proj == ProjKind::Field) out += fmt::format(".{}", str(p->field));
+      else out += p->proj == ProjKind::Fst ? ".1" : ".2";
+      break;
+    }
+    case RKind::Let: {
+      open(prec > PLet);
+      auto* l = static_cast<const RLet*>(r);
+      out += fmt::format("let {}", str(l->x));
+      if (l->ty) {
+        out += " : ";
+        print(l->ty, PLet);
+      }
+      out += " = ";
+      print(l->def, PLet);
+      out += "; ";
+      print(l->body, PLet);
+      close(prec > PLet);
+      break;
+    }
+    }
+  }
+};
+
 } // namespace
+
+std::string show(const Raw* r) {
+  RawPrinter p;
+  p.print(r, PLet);
+  return std::move(p.out);
+}
 
 std::string show(const World& w, const Tm* t, std::vector<Name> ctx) {
   Printer p{w, {}, {}};

@@ -13,7 +13,8 @@ enum class Icit : uint8_t { Expl, Impl };
 /// How an argument or lambda binder is given: `t`, `{t}`, or `{x = t}`.
 struct ArgInfo {
   Icit icit = Icit::Expl;
-  Name named; // non-empty for `{x = t}`
+  Name named;     // non-empty for `{x = t}`
+  Span nameSpan{}; // the span of that name
 };
 
 enum class RKind : uint8_t { Var, Lam, App, U, Pi, Sigma, Pair, Proj, Let, Hole, Number, String };
@@ -31,6 +32,7 @@ struct RLam : Raw {
   ArgInfo info;
   Raw* ty; // optional annotation
   Raw* body;
+  Span binderSpan; // the binder itself, for errors about its type
 };
 struct RApp : Raw {
   Raw* fn;

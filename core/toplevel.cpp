@@ -79,8 +79,8 @@ bool TopLevel::loadFile(const std::string& path, Span from, bool prelude) {
   if (ec) canon = path;
   if (auto it = std::find(loading_.begin(), loading_.end(), canon); it != loading_.end()) {
     std::string cycle;
-    for (auto i = it; i != loading_.end(); ++i) cycle += fs::path(*i).filename().string() + " → ";
-    cycle += fs::path(canon).filename().string();
+    for (auto i = it; i != loading_.end(); ++i) cycle += loadingShown_[size_t(i - loading_.begin())] + " → ";
+    cycle += path;
     printError(Error(Diagnostic{from, "import cycle: " + cycle, {}}));
     return false;
   }
@@ -97,13 +97,20 @@ bool TopLevel::loadFile(const std::string& path, Span from, bool prelude) {
 bool TopLevel::loadSource(const std::string& path, std::string text, const std::string& canon,
                           bool prelude) {
   std::error_code ec;
-  const Source* src = w_.addSource(path, std::move(text));
+  // Prelude files are shown by their name, not by a machine-specific path.
+  std::string shown = prelude ? "<prelude>/" + fs::path(path).filename().string() : path;
+  fs::path importBase = prelude ? fs::path(canon).parent_path() : fs::path(path).parent_path();
+  const Source* src = w_.addSource(shown, std::move(text));
   w_.loadedFiles.push_back(canon);
   loading_.push_back(canon);
+  loadingShown_.push_back(shown);
   struct Pop {
-    std::vector<std::string>& v;
-    ~Pop() { v.pop_back(); }
-  } pop{loading_};
+    TopLevel& t;
+    ~Pop() {
+      t.loading_.pop_back();
+      t.loadingShown_.pop_back();
+    }
+  } pop{*this};
 
   Arena syntax(64 * 1024);
   Parser parser(*src, syntax);
@@ -122,8 +129,7 @@ bool TopLevel::loadSource(const std::string& path, std::string text, const std::
     parseT += t.seconds();
     if (!more) break;
     if (e.kind == EntryKind::Import) {
-      fs::path base = fs::path(src->path).parent_path();
-      fs::path p = base / e.path;
+      fs::path p = importBase / e.path;
       std::string resolved = p.lexically_normal().string();
       for (const char* ext : {"", ".thorin", ".stt"}) {
         std::string cand = resolved + ext;
@@ -150,19 +156,20 @@ bool TopLevel::loadSource(const std::string& path, std::string text, const std::
 
 bool TopLevel::runEntry(const Entry& e, bool prelude) {
   bool keep = e.kind == EntryKind::Def || e.kind == EntryKind::Postulate;
-  return transaction(w_, *this, e.span, keep, [&] { elaborate(e, prelude); });
+  Timer t;
+  bool ok = transaction(w_, *this, e.span, keep, [&] { elaborate(e, prelude); });
+  // A long entry may have recursed deeply: give the touched stack pages back.
+  if (t.seconds() > 0.01) releaseUnusedStack();
+  return ok;
 }
 
 void TopLevel::elaborate(const Entry& e, bool prelude) {
-  std::string text(e.def ? std::string_view(e.def->span.src->text)
-                               .substr(e.def->span.begin, e.def->span.end - e.def->span.begin)
-                         : std::string_view());
   switch (e.kind) {
   case EntryKind::Def:
   case EntryKind::Postulate: define(e, prelude); break;
-  case EntryKind::Check: showQuery(e.def, Show::Type, text); break;
-  case EntryKind::Nf: showQuery(e.def, Show::NormalForm, text); break;
-  case EntryKind::Expr: showQuery(e.def, Show::Both, text); break;
+  case EntryKind::Check: showQuery(e.def, Show::Type); break;
+  case EntryKind::Nf: showQuery(e.def, Show::NormalForm); break;
+  case EntryKind::Expr: showQuery(e.def, Show::Both); break;
   case EntryKind::Import:
     fail(e.span, ".import is only allowed in files (use :l at the prompt)");
   case EntryKind::Other: break;
@@ -206,7 +213,7 @@ void TopLevel::define(const Entry& e, bool prelude) {
   }
 }
 
-void TopLevel::showQuery(Raw* r, Show what, const std::string& text) {
+void TopLevel::showQuery(Raw* r, Show what) {
   w_.beginEntry();
   Elab el(w_);
   Cxt c;
@@ -214,7 +221,7 @@ void TopLevel::showQuery(Raw* r, Show what, const std::string& text) {
   auto [t, ty] = el.infer(c, r);
   std::string tyStr = show(w_, quote(w_, w_.scratch, 0, ty));
   switch (what) {
-  case Show::Type: out_ << text << " : " << tyStr << "\n"; break;
+  case Show::Type: out_ << show(r) << " : " << tyStr << "\n"; break;
   case Show::NormalForm: out_ << show(w_, normalize(w_, w_.scratch, 0, nullptr, t)) << "\n"; break;
   case Show::Both:
     out_ << show(w_, normalize(w_, w_.scratch, 0, nullptr, t)) << " : " << tyStr << "\n";
@@ -264,6 +271,39 @@ bool TopLevel::replInput(const std::string& text, bool* incomplete) {
   return ok;
 }
 
+bool TopLevel::replBlock(const std::string& text) {
+  // Several entries under the layout rule, as in a file; all or nothing.
+  auto snap = w_.snapshot();
+  const Source* src = w_.addSource("<interactive>", text);
+  Arena syntax(16 * 1024);
+  Parser parser(*src, syntax);
+  while (true) {
+    Entry e;
+    bool more;
+    try {
+      more = parser.next(e);
+    } catch (Error& err) {
+      printError(err);
+      w_.rollback(snap);
+      return false;
+    }
+    if (!more) return true;
+    if (e.kind == EntryKind::Import) {
+      printError(Error(Diagnostic{e.span, ".import is not allowed in a :{ block (use :l)", {}}));
+      w_.rollback(snap);
+      return false;
+    }
+    bool keep = e.kind == EntryKind::Def || e.kind == EntryKind::Postulate;
+    auto inner = w_.snapshot();
+    bool ok = transaction(w_, *this, e.span, true, [&] { elaborate(e, false); });
+    if (!ok) {
+      w_.rollback(snap);
+      return false;
+    }
+    if (!keep) w_.rollback(inner);
+  }
+}
+
 bool TopLevel::query(const std::string& text, Show what, const char* origin) {
   auto snap = w_.snapshot();
   const Source* src = w_.addSource(origin, text);
@@ -271,7 +311,7 @@ bool TopLevel::query(const std::string& text, Show what, const char* origin) {
   Parser parser(*src, syntax);
   bool ok = transaction(w_, *this, Span{src, 0, uint32_t(text.size())}, true, [&] {
     Raw* r = parser.wholeTerm();
-    showQuery(r, what, text);
+    showQuery(r, what);
   });
   if (ok) w_.rollback(snap);
   return ok;

@@ -39,6 +39,9 @@ public:
                   bool prelude = false);
   /// Elaborates one REPL input (definition, directive or expression).
   bool replInput(const std::string& text, bool* incomplete = nullptr);
+  /// Elaborates a `:{ … :}` block: several entries under the layout rule,
+  /// kept all together or not at all.
+  bool replBlock(const std::string& text);
 
   /// Elaborates an expression typed by the user; prints its normal form
   /// and/or type. Used by `:type` / `:nf` and by plain expressions.
@@ -54,14 +57,15 @@ private:
   bool runEntry(const Entry& e, bool prelude);
   void elaborate(const Entry& e, bool prelude);
   void define(const Entry& e, bool prelude);
-  void showQuery(Raw* r, Show what, const std::string& exprText);
+  void showQuery(Raw* r, Show what);
   template <class F> bool guarded(Span where, F&& body);
 
   World& w_;
   std::ostream& out_;
   std::ostream& err_;
   const Options& opts_;
-  std::vector<std::string> loading_; // import stack (canonical paths)
+  std::vector<std::string> loading_;      // import stack (canonical paths)
+  std::vector<std::string> loadingShown_; // the same, as shown to the user
 };
 
 } // namespace thorin

@@ -118,7 +118,10 @@ void Repl::run(LineEditor& ed) {
         input += *l + "\n";
       }
       ed.remember(":{\n" + input + ":}");
-      if (!handle(input)) break;
+      gInterrupt.store(false);
+      Timer t;
+      s_.top().replBlock(input);
+      timed("took", t.seconds());
       continue;
     }
     ed.remember(input);
@@ -138,8 +141,12 @@ void Repl::run(LineEditor& ed) {
         break;
       }
       auto l = ed.read(more);
-      if (!l || trim(*l).empty()) {
-        s_.top().replInput(input);
+      if (!l || trim(*l).empty() || trim(*l).starts_with(":")) {
+        s_.top().replInput(input); // reports why the input is incomplete
+        if (l && trim(*l).starts_with(":")) {
+          ed.remember(*l);
+          if (!handle(*l)) return;
+        }
         break;
       }
       ed.remember(*l);
@@ -149,6 +156,13 @@ void Repl::run(LineEditor& ed) {
 }
 
 int32_t Repl::topByName(const std::string& name, bool report) {
+  if (name.empty()) {
+    if (report) {
+      out_.flush();
+      err_ << "error: this command needs the name of a definition\n";
+    }
+    return -1;
+  }
   int32_t id = s_.world().lookupTop(intern(name));
   if (id < 0 && report) {
     out_.flush();
@@ -172,6 +186,8 @@ void Repl::cmdLoad(const std::string& a) {
   }
   if (s_.load(files))
     out_ << fmt::format("loaded {}\n", fmt::join(files, ", "));
+  else
+    err_ << "load failed; the previous definitions are kept\n";
 }
 
 void Repl::cmdReload(const std::string&) {
@@ -179,7 +195,10 @@ void Repl::cmdReload(const std::string&) {
     err_ << "error: nothing to reload (use :l FILE first)\n";
     return;
   }
-  if (s_.reload()) out_ << fmt::format("reloaded {}\n", fmt::join(s_.files(), ", "));
+  if (s_.reload())
+    out_ << fmt::format("reloaded {}\n", fmt::join(s_.files(), ", "));
+  else
+    err_ << "reload failed; the previous definitions are kept\n";
 }
 
 void Repl::cmdType(const std::string& a) {

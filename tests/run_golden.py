@@ -24,6 +24,7 @@ def main():
     ap.add_argument("mode", choices=["check", "repl"])
     ap.add_argument("file")
     a = ap.parse_args()
+    a.thorin = os.path.abspath(a.thorin)
 
     directory, name = os.path.split(os.path.abspath(a.file))
     with open(a.file, encoding="utf-8") as f:

@@ -1,0 +1,73 @@
+#!/usr/bin/env python3
+"""Robustness: thousands of randomly damaged programs (fixed seed) must each
+end with exit 0 or 1 and a clean message — never a crash, a sanitizer report,
+an internal error or a hang."""
+import glob
+import os
+import random
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+PIECES = ["λ", "\\", ".", "(", ")", "{", "}", "→", "->", "×", ",", ":", "=", ";", "_", "U",
+          "let", "\n", "\n  ", " ", "x", "{A = B}", ".1", ".2", ".x", "{-", "-}", "--", "\"",
+          ".check ", ".nf ", ".ax ", ".import ", "Γ", "\xff", "[elabtime]", "?", "%", "0", "1.5"]
+
+
+def mutate(rng, text):
+    for _ in range(rng.randint(1, 4)):
+        if not text:
+            text = rng.choice(PIECES)
+        i = rng.randrange(len(text) + 1)
+        op = rng.randrange(4)
+        if op == 0:
+            text = text[:i] + rng.choice(PIECES) + text[i:]
+        elif op == 1:
+            j = min(len(text), i + rng.randint(1, 12))
+            text = text[:i] + text[j:]
+        elif op == 2:
+            j = rng.randrange(len(text) + 1)
+            a, b = sorted((i, j))
+            text = text[:a] + text[b:] + text[a:b]
+        else:
+            j = min(len(text), i + rng.randint(1, 30))
+            text = text[:i] + text[i:j] * 2 + text[j:]
+    return text
+
+
+def main():
+    thorin = os.path.abspath(sys.argv[1])
+    count = int(os.environ.get("THORIN_FUZZ_COUNT", "400"))
+    seeds = sorted(glob.glob(os.path.join(ROOT, "tests/golden/*.thorin")) +
+                   glob.glob(os.path.join(ROOT, "examples/*.thorin")))
+    texts = [open(s, encoding="utf-8").read() for s in seeds] or ["id : {A : U} → A → A = λ x. x\n"]
+    rng = random.Random(20261121)
+    bad = 0
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "m.thorin")
+        for n in range(count):
+            text = mutate(rng, rng.choice(texts))
+            with open(path, "w", encoding="utf-8", errors="surrogateescape") as f:
+                f.write(text)
+            try:
+                p = subprocess.run([thorin, "check", "m.thorin"], cwd=d, stdout=subprocess.PIPE,
+                                   stderr=subprocess.STDOUT, timeout=60)
+            except subprocess.TimeoutExpired:
+                print(f"case {n}: timeout\n---\n{text}\n---")
+                bad += 1
+                continue
+            out = p.stdout.decode("utf-8", "replace")
+            if p.returncode not in (0, 1) or "internal error" in out or "runtime error" in out \
+                    or "Sanitizer" in out:
+                print(f"case {n}: exit {p.returncode}\n{out[:2000]}\n--- input ---\n{text}\n---")
+                bad += 1
+            elif p.returncode == 1 and ": error: " not in out:
+                print(f"case {n}: exit 1 without a located error\n{out[:2000]}")
+                bad += 1
+    print(f"{count} damaged programs, {bad} failures")
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
