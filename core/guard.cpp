@@ -42,7 +42,8 @@ size_t defaultStackBytes() {
     if (mb >= 16) return size_t(mb) << 20;
   }
 #ifdef THORIN_SANITIZE
-  return size_t(1) << 30; // ASan's shadow memory makes huge stacks expensive
+  // ASan cannot unwind exceptions through more than ~64 MiB of stack.
+  return size_t(64) << 20;
 #else
   return size_t(4) << 30; // 4 GiB, committed only as deep recursion touches it
 #endif

@@ -51,8 +51,9 @@ def main():
         failures += 1
 
     # The wrong equation is rejected with a located error.
-    code, out = run(thorin, PROGRAM + f"t : Eq {n} (suc {nb}) = refl\n")
-    want = "deep.thorin:19:25: error: type mismatch\n"
+    line = f"t : Eq {n} (suc {nb}) = refl"
+    code, out = run(thorin, PROGRAM + line + "\n")
+    want = f"deep.thorin:19:{line.index('refl') + 1}: error: type mismatch\n"
     print(f"Eq {n} (suc {nb}) = refl: exit {code}")
     if code != 1 or not out.startswith(want) or f"expected type: Eq {{Nat}} {n} (suc {nb})" not in out:
         print(out)

@@ -1,0 +1,76 @@
+#!/usr/bin/env python3
+"""The interactive REPL on a terminal: libedit prompt, tab completion of
+commands and names, Ctrl-C clearing the line, history saved to a file."""
+import os
+import pty
+import select
+import sys
+import tempfile
+import time
+
+
+def read_until(fd, needle, timeout=10.0):
+    buf = b""
+    end = time.time() + timeout
+    while time.time() < end:
+        r, _, _ = select.select([fd], [], [], 0.1)
+        if r:
+            try:
+                chunk = os.read(fd, 4096)
+            except OSError:
+                break
+            if not chunk:
+                break
+            buf += chunk
+            if needle.encode() in buf:
+                return buf.decode("utf-8", "replace")
+    return buf.decode("utf-8", "replace")
+
+
+def main():
+    thorin = os.path.abspath(sys.argv[1])
+    with tempfile.TemporaryDirectory() as d:
+        hist = os.path.join(d, "history")
+        src = os.path.join(d, "defs.thorin")
+        with open(src, "w") as f:
+            f.write("alpha : U = U\nalphabet : U = U\nbeta : U = U\n")
+        pid, fd = pty.fork()
+        if pid == 0:
+            os.environ["THORIN_HISTORY"] = hist
+            os.environ["TERM"] = "dumb"
+            os.execv(thorin, [thorin, "--no-prelude", src])
+        failures = []
+        out = read_until(fd, "> ")
+        if "type :? for help" not in out:
+            failures.append(f"no banner/prompt: {out!r}")
+        os.write(fd, b":bro\t")           # completes the command to :browse
+        out = read_until(fd, "browse")
+        if ":browse" not in out:
+            failures.append(f"command not completed: {out!r}")
+        os.write(fd, b"\x15:t alphab\t\n")  # C-u, then a name completed to alphabet
+        out = read_until(fd, "alphabet : U")
+        if "alphabet : U" not in out:
+            failures.append(f"name not completed: {out!r}")
+        os.write(fd, b"garbage")
+        time.sleep(0.2)
+        os.kill(pid, 2)                     # Ctrl-C clears the line
+        time.sleep(0.2)
+        os.write(fd, b":t beta\n")
+        out = read_until(fd, "beta : U")
+        if "beta : U" not in out or "garbage:t" in out:
+            failures.append(f"Ctrl-C did not clear the line: {out!r}")
+        os.write(fd, b"\x04")               # Ctrl-D quits
+        _, status = os.waitpid(pid, 0)
+        if os.WEXITSTATUS(status) != 0:
+            failures.append(f"exit status {status}")
+        history = open(hist, encoding="utf-8", errors="replace").read() if os.path.exists(hist) else ""
+        if "alphabet" not in history.replace("\\040", " "):
+            failures.append(f"history not saved: {history!r}")
+        for f in failures:
+            print(f)
+        print(f"{4 - len(failures)}/4 line-editing checks passed" if len(failures) <= 4 else "")
+        return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
