@@ -12,6 +12,7 @@ Arena::~Arena() {
 void* Arena::grow(size_t n, size_t align) {
   // Move to the next existing chunk that fits, or allocate a new one.
   while (!chunks_.empty() && cur_ + 1 < chunks_.size()) {
+    usedBefore_ += chunks_[cur_].size;
     ++cur_;
     ptr_ = chunks_[cur_].data;
     end_ = ptr_ + chunks_[cur_].size;
@@ -26,6 +27,7 @@ void* Arena::grow(size_t n, size_t align) {
   char* data = static_cast<char*>(std::malloc(size));
   if (!data) throw std::bad_alloc();
   reserved_ += size;
+  if (!chunks_.empty()) usedBefore_ += chunks_[cur_].size;
   chunks_.push_back({data, size});
   cur_ = chunks_.size() - 1;
   ptr_ = data;
@@ -38,6 +40,8 @@ void* Arena::grow(size_t n, size_t align) {
 void Arena::reset(Mark m) {
   if (chunks_.empty()) return;
   cur_ = m.chunk;
+  usedBefore_ = 0;
+  for (size_t i = 0; i < cur_; ++i) usedBefore_ += chunks_[i].size;
   if (m.ptr) {
     ptr_ = m.ptr;
     end_ = chunks_[cur_].data + chunks_[cur_].size;
@@ -59,6 +63,7 @@ void Arena::clear(size_t keepBytes) {
     std::free(chunks_[j].data);
   }
   chunks_.resize(i);
+  usedBefore_ = 0;
   if (chunks_.empty()) {
     ptr_ = end_ = nullptr;
     cur_ = 0;
@@ -68,6 +73,27 @@ void Arena::clear(size_t keepBytes) {
     end_ = ptr_ + chunks_[0].size;
   }
   next_ = std::max<size_t>(64 * 1024, kept);
+}
+
+bool Arena::allocatedSince(const Mark& m, const void* p) const {
+  auto* c = static_cast<const char*>(p);
+  for (size_t i = m.chunk; i <= cur_ && i < chunks_.size(); ++i) {
+    const Chunk& ch = chunks_[i];
+    if (c >= ch.data && c < ch.data + ch.size) {
+      if (i == cur_ && c >= ptr_) return false;
+      return i > m.chunk || !m.ptr || c >= m.ptr;
+    }
+  }
+  return false;
+}
+
+bool Arena::contains(const void* p) const {
+  auto* c = static_cast<const char*>(p);
+  for (size_t i = 0; i <= cur_ && i < chunks_.size(); ++i) {
+    const Chunk& ch = chunks_[i];
+    if (c >= ch.data && c < ch.data + ch.size) return i < cur_ || c < ptr_;
+  }
+  return false;
 }
 
 } // namespace thorin

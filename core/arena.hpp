@@ -35,8 +35,17 @@ public:
   struct Mark {
     size_t chunk;
     char* ptr;
+    size_t used;
   };
-  Mark mark() const { return {cur_, ptr_}; }
+  Mark mark() const { return {cur_, ptr_, used()}; }
+  /// Bytes handed out so far (whole chunks count once left behind).
+  size_t used() const {
+    return chunks_.empty() ? 0 : usedBefore_ + size_t(ptr_ - chunks_[cur_].data);
+  }
+  /// Was `p` allocated after `m` (and not released since)?
+  bool allocatedSince(const Mark& m, const void* p) const;
+  /// Does `p` point into memory currently handed out by this arena?
+  bool contains(const void* p) const;
   void reset(Mark m);
   /// Release everything; keep at most `keepBytes` of chunks for reuse.
   void clear(size_t keepBytes = 1 << 20);
@@ -54,6 +63,7 @@ private:
   char* end_ = nullptr;
   size_t next_;
   size_t reserved_ = 0;
+  size_t usedBefore_ = 0; // sizes of the chunks before cur_
 };
 
 } // namespace thorin

@@ -18,6 +18,7 @@ Val* vUniverse() { return &gU; }
 Val* mkVal(World& w, VTag tag) {
   Val* v = w.scratch.make<Val>();
   v->tag = tag;
+  v->gen = w.gen;
   return v;
 }
 
@@ -142,11 +143,19 @@ Val* unfold(World& w, Val* v) {
   return nullptr;
 }
 
+static inline void cache(World& w, Val* v, Val* u) {
+  v->a = u;
+  // Only values older than the nursery can outlive a collection with a
+  // dangling cache; remember those.
+  if (w.nursery && v->gen != w.gen) [[unlikely]]
+    w.cacheLog.push_back(v);
+}
+
 Val* force(World& w, Val* v) {
   while (v->tag == VTag::Flex) {
     if (!v->a) {
       if (!w.metas[v->n].solution) return v;
-      v->a = unfold(w, v);
+      cache(w, v, unfold(w, v));
     }
     v = v->a;
   }
@@ -159,7 +168,7 @@ Val* forceAll(World& w, Val* v) {
       if (!v->a) {
         Val* u = unfold(w, v);
         if (!u) return v;
-        v->a = u;
+        cache(w, v, u);
       }
       v = v->a;
     } else {
@@ -203,12 +212,13 @@ Val* eval(World& w, Env* env, Tm* t) {
       apps[n++] = h;
       h = h->a;
     }
-    Val* f = eval(w, env, h);
+    // Variables (the common case in arguments) are looked up in place.
+    Val* f = h->tag == TTag::Var ? envAt(env, h->n) : eval(w, env, h);
     Val* args[kMax];
     Icit icits[kMax];
     for (size_t i = 0; i < n; ++i) {
       Tm* a = apps[n - 1 - i];
-      args[i] = eval(w, env, a->b);
+      args[i] = a->b->tag == TTag::Var ? envAt(env, a->b->n) : eval(w, env, a->b);
       icits[i] = a->icit;
     }
     return vApps(w, f, args, icits, n);

@@ -30,11 +30,15 @@ void spineToVec(Spine* sp, std::vector<Spine*>& out) {
 
 bool Unifier::unify(Lvl l, Val* t, Val* u) {
   reason.clear();
+  if (w_.nursery) return go(l, t, u, UMode::Rigid);
+  Nursery nursery(w_);
+  roots_.clear();
   return go(l, t, u, UMode::Rigid);
 }
 
 bool Unifier::goSp(Lvl l, Spine* a, Spine* b, UMode m) {
   if ((a ? a->len : 0) != (b ? b->len : 0)) return false;
+  RootScope roots(roots_, &a, &b);
   for (; a; a = a->prev, b = b->prev) {
     if (a->kind != b->kind) return false;
     if (a->kind == Elim::App && !go(l, a->arg, b->arg, m)) return false;
@@ -50,17 +54,22 @@ bool Unifier::goSpInit(Lvl l, Spine* a, Spine* b, UMode m, Val*& lastA, Val*& la
   if ((a ? a->len : 0) != (b ? b->len : 0)) return false;
   if (!a) return true;
   if (a->kind != b->kind) return false;
+  RootScope roots(roots_, &a, &b);
+  if (!goSp(l, a->prev, b->prev, m)) return false;
   if (a->kind == Elim::App) {
     lastA = a->arg;
     lastB = b->arg;
   }
-  return goSp(l, a->prev, b->prev, m);
+  return true;
 }
 
 bool Unifier::go(Lvl l, Val* t, Val* u, UMode mode) {
   guard();
+  RootScope roots(roots_, &t, &u);
   // A loop: the last comparison of each case is a tail call.
   while (true) {
+    if (w_.nursery && w_.nursery->full()) [[unlikely]]
+      w_.nursery->collect(roots_);
     t = force(w_, t);
     u = force(w_, u);
     while (true) {

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "nursery.hpp"
 #include "world.hpp"
 
 namespace thorin {
@@ -62,6 +63,23 @@ private:
   bool mentions(MetaId inSolutionOf, MetaId m);
   bool mentionsTm(Tm* t, MetaId m);
   Tm* lams(MetaId m, const std::vector<Icit>& icits, Tm* body);
+
+  // Roots for the nursery collector: the values and spines held by active
+  // frames of go/goSp, registered for the frame's lifetime.
+  struct RootScope {
+    std::vector<Nursery::Root>& roots;
+    size_t n;
+    RootScope(std::vector<Nursery::Root>& r, Val** a, Val** b) : roots(r), n(r.size()) {
+      r.push_back({Nursery::Root::Value, a});
+      r.push_back({Nursery::Root::Value, b});
+    }
+    RootScope(std::vector<Nursery::Root>& r, Spine** a, Spine** b) : roots(r), n(r.size()) {
+      r.push_back({Nursery::Root::Spine, a});
+      r.push_back({Nursery::Root::Spine, b});
+    }
+    ~RootScope() { roots.resize(n); }
+  };
+  std::vector<Nursery::Root> roots_;
 
   World& w_;
 };

@@ -41,6 +41,7 @@ struct Val {
   Icit icit = Icit::Expl;
   Name name;
   uint32_t n = 0;
+  uint32_t gen = 0; // the nursery it was made in (0: none); fills padding
   Val* a = nullptr;
   union {
     Spine* sp = nullptr;

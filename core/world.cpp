@@ -22,6 +22,8 @@ const Source* World::addSource(std::string path, std::string text) {
 
 void World::beginEntry() {
   scratch.clear(size_t(8) << 20);
+  survivors[0].clear(1 << 20);
+  survivors[1].clear(1 << 20);
   ++epoch;
   ++block;
 }
@@ -41,6 +43,8 @@ void World::rollback(const Snapshot& s) {
   loadedFiles.resize(s.loaded);
   perm.reset(s.perm);
   scratch.clear(size_t(8) << 20);
+  survivors[0].clear(1 << 20);
+  survivors[1].clear(1 << 20);
   ++epoch;
 }
 

@@ -58,6 +58,16 @@ public:
   uint32_t visitStamp = 0;
   size_t preludeMetas = 0; // metas created by the prelude (hidden from :out)
 
+  // Minor collections during long conversion checks (see nursery.hpp): while
+  // `nursery` is set, cache writes into values are logged so that the
+  // collector can drop caches that would point at freed memory.
+  class Nursery* nursery = nullptr;
+  uint32_t gen = 0;        // id of the active nursery, stamped on new values
+  uint32_t lastGen = 0;
+  std::vector<Val*> cacheLog;
+  Arena survivors[2];
+  int survivorsCur = 0;
+
   /// Latest top-level definition with this name, or -1.
   int32_t lookupTop(Name n) const { return n.id < topByName_.size() ? topByName_[n.id] : -1; }
   TopId addTop(TopEntry e);
