@@ -22,10 +22,15 @@ Val* mkVal(World& w, VTag tag) {
   return v;
 }
 
+// `head` applied to more eliminations. For glued heads the new node keeps a
+// pointer to `head` (in `b`), so that unfolding it can start from head's own
+// cached unfolding instead of unfolding the definition again (the sharing
+// that call-by-need gives smalltt).
 static Val* neutral(World& w, Val* head, Spine* sp) {
   Val* v = mkVal(w, head->tag);
   v->n = head->n;
   v->sp = sp;
+  if (head->tag != VTag::Rigid) v->b = head;
   return v;
 }
 
@@ -107,8 +112,8 @@ static Val* vApps(World& w, Val* f, Val* const* args, const Icit* icits, size_t 
   return f;
 }
 
-Val* vAppSpine(World& w, Val* f, Spine* sp) {
-  if (!sp) return f;
+Val* vAppSpine(World& w, Val* f, Spine* sp, Spine* stop) {
+  if (sp == stop) return f;
   guard();
   // Gather the run of applications at the end of the spine, apply them at once.
   constexpr size_t kMax = 16;
@@ -116,21 +121,25 @@ Val* vAppSpine(World& w, Val* f, Spine* sp) {
   Icit icits[kMax];
   size_t n = 0;
   Spine* s = sp;
-  while (s && s->kind == Elim::App && n < kMax) {
+  while (s != stop && s->kind == Elim::App && n < kMax) {
     ++n;
     s = s->prev;
   }
-  if (n == 0) return elim(w, vAppSpine(w, f, sp->prev), sp);
+  if (n == 0) return elim(w, vAppSpine(w, f, sp->prev, stop), sp);
   Spine* t = sp;
   for (size_t i = n; i-- > 0; t = t->prev) {
     args[i] = t->arg;
     icits[i] = t->icit;
   }
-  return vApps(w, vAppSpine(w, f, s), args, icits, n);
+  return vApps(w, vAppSpine(w, f, s, stop), args, icits, n);
 }
 
 Val* unfold(World& w, Val* v) {
   if (v->tag == VTag::Top) {
+    if (Val* p = v->b) {
+      Val* base = forceAll(w, p);
+      return base == p ? nullptr : vAppSpine(w, base, v->sp, p->sp);
+    }
     Val* d = w.topDef(v->n);
     // Apply the spine to the definition's own (cached) unfolding, skipping the
     // glued intermediate `f sp` node that would be unfolded right away.
@@ -138,6 +147,7 @@ Val* unfold(World& w, Val* v) {
   }
   if (v->tag == VTag::Flex) {
     if (!w.metas[v->n].solution) return nullptr;
+    if (Val* p = v->b) return vAppSpine(w, force(w, p), v->sp, p->sp);
     return vAppSpine(w, w.metaSolution(v->n), v->sp);
   }
   return nullptr;

@@ -10,7 +10,8 @@ Val* apply(World& w, Val* closureOwner, Val* arg); // Lam / Pi / Sigma closures
 Val* vApp(World& w, Val* f, Val* a, Icit i);
 Val* vProj1(World& w, Val* v);
 Val* vProj2(World& w, Val* v);
-Val* vAppSpine(World& w, Val* f, Spine* sp);
+/// Applies the eliminations of `sp` that are newer than `stop`.
+Val* vAppSpine(World& w, Val* f, Spine* sp, Spine* stop = nullptr);
 
 /// Unfolds solved metas at the head.
 Val* force(World& w, Val* v);

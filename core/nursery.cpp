@@ -78,6 +78,7 @@ void Nursery::collect(const std::vector<Root>& roots) {
       case VTag::Top:
         v->a = nullptr; // a cached unfolding is recomputed when needed
         v->sp = spine(v->sp);
+        v->b = val(v->b); // the glued prefix
         break;
       case VTag::Lam: v->env = env(v->env); break;
       case VTag::Pi:

@@ -26,8 +26,8 @@ struct Spine {
 
 enum class VTag : uint8_t {
   Rigid, // n = level, sp
-  Flex,  // n = meta, sp; a = cached unfolding once the meta is solved
-  Top,   // n = top id, sp; a = cached unfolding (glued)
+  Flex,  // n = meta, sp; a = cached unfolding once solved; b = prefix (see neutral())
+  Top,   // n = top id, sp; a = cached unfolding (glued); b = prefix
   Lam,   // name, icit, env, body
   Pi,    // name, icit, a = domain, env, body (codomain closure)
   Sigma, // name, a = first, env, body

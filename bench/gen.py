@@ -1,0 +1,198 @@
+#!/usr/bin/env python3
+"""Writes the elaboration workloads in thorin, Agda and Idris 2.
+
+  bench/gen.py [--out DIR] [--big]
+
+Each workload is one file per system: DIR/thorin/NAME.thorin,
+DIR/agda/NAME.agda, DIR/idris/NAME.idr. The same definitions are checked by
+each system (Agda runs with --type-in-type; Idris 2 has Type : Type). With
+--big also stlcSmall1M (thorin only, ~50 MB). Generated files are not
+committed; this script is.
+"""
+import argparse
+import os
+import re
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import workloads as W  # noqa: E402
+
+# ---------------------------------------------------------------------------
+# Entries of a thorin-syntax template
+
+
+def entries(src):
+    """Splits a template into (name, type, term) top-level entries."""
+    out, cur = [], []
+    for line in src.strip("\n").splitlines():
+        if line and not line[0].isspace() and cur:
+            out.append("\n".join(cur))
+            cur = []
+        if line.strip() or cur:
+            cur.append(line)
+    if cur:
+        out.append("\n".join(cur))
+    res = []
+    for e in out:
+        e = e.rstrip()
+        m = re.match(r"(\S+)\s*:\s*(.*?)\s*(?:\n\s*)?=\s(.*)", e, re.S)
+        if not m:
+            m2 = re.match(r"(\S+)\s*:\s*(.*?)\n?\s*=\n(.*)", e, re.S)
+            m = m2
+        if not m:
+            raise ValueError("cannot split entry:\n" + e)
+        res.append((m.group(1), m.group(2).strip(), m.group(3).strip()))
+    return res
+
+
+def rename(src, suffix):
+    """Renames every top-level name of `src` (and, harmlessly, every bound
+    variable spelled the same) by appending `suffix`: an α-equivalent copy."""
+    names = [n for n, _, _ in entries(src)]
+    pat = re.compile(r"(?<![\w'])(" + "|".join(map(re.escape, sorted(names, key=len, reverse=True))) + r")(?![\w'])")
+    return pat.sub(lambda m: m.group(1) + suffix, src)
+
+
+# ---------------------------------------------------------------------------
+# Translation to the peers' syntax
+
+def binders(bs):
+    return bs.split()
+
+
+def to_agda_term(t):
+    t = re.sub(r"(?<![\w'])U(?![\w'])", "Set", t)
+    t = re.sub(r"λ([^.]*?)\.(?=[\s(])", lambda m: "λ" + m.group(1) + " →", t)
+    t = re.sub(r"\{([\w' ]+)\} →", lambda m: "∀ {" + m.group(1) + "} →", t)
+    t = re.sub(r"let (\S+) = ([^;]*);", r"let \1 = \2 in", t)
+    return t
+
+
+def to_idris_term(t):
+    t = re.sub(r"(?<![\w'])U(?![\w'])", "Type", t)
+    # Capitalised names would read as constructors in Idris patterns: rename
+    # them all (consistently, so the program stays α-equivalent).
+    t = re.sub(r"(?<![\w'])([A-Z][\w']*)", lambda m: m.group(1) if m.group(1) == "Type" else "u" + m.group(1), t)
+    t = re.sub(r"λ([^.]*?)\.(?=[\s(])", lambda m: "\\" + ", ".join(binders(m.group(1))) + " =>", t)
+    t = re.sub(r"\{([\w' ]+)\} →", lambda m: "{" + ", ".join(m.group(1).split()) + " : _} →", t)
+    t = re.sub(r"([({])([\w' ]+?) :", lambda m: m.group(1) + ", ".join(m.group(2).split()) + " :", t)
+    t = re.sub(r"let (\S+) = ([^;]*);", r"let \1 = \2 in", t)
+    t = t.replace("→", "->")
+    return t
+
+
+def thorin_file(src):
+    return src.strip("\n") + "\n"
+
+
+def agda_file(module, src):
+    lines = ["{-# OPTIONS --type-in-type #-}", f"module {module} where", ""]
+    for name, ty, tm in entries(src):
+        lines.append(f"{name} : {to_agda_term(ty)}")
+        lines.append(f"{name} = {to_agda_term(tm)}")
+        lines.append("")
+    return "\n".join(lines)
+
+
+def idris_file(src):
+    lines = []
+    for name, ty, tm in entries(src):
+        iname = to_idris_term(name)
+        lhs = iname
+        # Leading implicit λ-binders become implicit patterns on the left.
+        m = re.match(r"λ((?: \{[\w']+\})+)(.*)", tm, re.S)
+        if m:
+            imps = re.findall(r"\{([\w']+)\}", m.group(1))
+            lhs += "".join(" {" + to_idris_term(i) + "}" for i in imps)
+            rest = m.group(2)
+            tm = ("λ" + rest) if not rest.lstrip().startswith(".") else rest.lstrip()[1:].strip()
+        lines.append(f"{iname} : {to_idris_term(ty)}")
+        lines.append(f"{lhs} = {to_idris_term(tm)}")
+        lines.append("")
+    return "\n".join(lines)
+
+
+# ---------------------------------------------------------------------------
+# The workloads
+
+def scaled(src, target_lines):
+    n = max(1, -(-target_lines // len(src.strip().splitlines())))
+    return "\n".join(rename(src, f"_{i}") for i in range(n))
+
+
+def workloads(big=False):
+    """name → (template source, systems). Systems: subset of thorin/agda/idris."""
+    all3 = ("thorin", "agda", "idris")
+    less = W.stlc_less_impl(W.STLC)
+    ws = {
+        "stlc": (W.STLC, all3),
+        "stlcLessImpl": (less, all3),
+        "stlcSmall": (W.STLC_SMALL, all3),
+        "stlc5k": (scaled(W.STLC, 5000), all3),
+        "stlcLessImpl5k": (scaled(less, 5000), all3),
+        "stlcSmall5k": (scaled(W.STLC_SMALL, 5000), all3),
+        "stlc10k": (scaled(W.STLC, 10000), all3),
+        "stlcLessImpl10k": (scaled(less, 10000), all3),
+        "stlcSmall10k": (scaled(W.STLC_SMALL, 10000), all3),
+    }
+    if big:
+        ws["stlcSmall1M"] = (scaled(W.STLC_SMALL, 1_000_000), ("thorin",))
+    base = W.CHURCH + W.BIG_NATS
+    for n in ("1M", "5M", "10M"):
+        ws[f"NatConv{n}"] = (base + f"\nconv : Eq Nat n{n} n{n}b = refl\n", all3)
+    trees = W.CHURCH + W.TREES
+    for d in [15, 18, 19, 20, 21, 22, 23]:
+        ws[f"TreeConv{d}"] = (trees + f"\nconv : Eq Tree (fullTree n{d}) (fullTreeB n{d}) = refl\n", all3)
+        # the hole at the leaves is solved during the conversion check
+        ws[f"TreeConvM{d}"] = (trees + f"\nconv : Eq Tree (fullTree n{d}) (λ T l nd. n{d} T (λ t. nd t t) _) = refl\n", all3)
+        ws[f"ForceTree{d}"] = (trees + f"\nforce : Eq Bool (forceTree (fullTree n{d})) true = refl\n", all3)
+    ws["idTest"] = (W.ID_TEST + "\nidTest : {A : U} → A → A\n  = " + " ".join(["id"] * 40) + "\n", all3)
+    lets = "".join(f"  let x{i + 1} = dup x{i};\n" for i in range(30))
+    ws["pairTest"] = (W.PAIR_TEST + "\npairTest : U\n  = let x0 = dup U;\n" + lets + "  U\n", all3)
+    for n in (960, 1920):
+        ty = "suc (" * n + "zero" + ")" * n
+        body = "vcons U (" * n + "vnil" + ")" * n
+        ws[f"vecTest{n}"] = (W.CHURCH + W.VEC + f"\nvecTest : Vec U ({ty})\n  = {body}\n", all3)
+    return ws
+
+
+def nf_workloads():
+    """Normalization workloads (thorin's [nftime]); the peers have no direct equivalent."""
+    trees = W.CHURCH + W.TREES
+    return {f"NfTree{d}": trees + f"\nnf [nftime] : Tree = fullTree n{d}\n" for d in [15, 18, 19, 20, 21, 22, 23]}
+
+
+def write(out, big=False):
+    paths = {}
+    for name, (src, systems) in workloads(big).items():
+        for sys_ in systems:
+            ext = {"thorin": "thorin", "agda": "agda", "idris": "idr"}[sys_]
+            d = os.path.join(out, sys_)
+            os.makedirs(d, exist_ok=True)
+            p = os.path.join(d, f"{name}.{ext}")
+            text = {"thorin": lambda: thorin_file(src),
+                    "agda": lambda: agda_file(name, src),
+                    "idris": lambda: idris_file(src)}[sys_]()
+            with open(p, "w", encoding="utf-8") as f:
+                f.write(text)
+            paths[(name, sys_)] = p
+    for name, src in nf_workloads().items():
+        d = os.path.join(out, "thorin")
+        p = os.path.join(d, f"{name}.thorin")
+        with open(p, "w", encoding="utf-8") as f:
+            f.write(thorin_file(src))
+        paths[(name, "thorin")] = p
+    return paths
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--out", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), "out", "gen"))
+    ap.add_argument("--big", action="store_true", help="also write stlcSmall1M (~50 MB)")
+    a = ap.parse_args()
+    paths = write(a.out, a.big)
+    print(f"wrote {len(paths)} files under {a.out}")
+
+
+if __name__ == "__main__":
+    main()
