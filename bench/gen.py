@@ -85,11 +85,25 @@ def thorin_file(src):
     return src.strip("\n") + "\n"
 
 
+def split_implicit_lambdas(tm):
+    """`λ {a} {b} rest. t` → (["a", "b"], "λ rest. t" or "t"): leading
+    implicit binders become implicit patterns on the left-hand side, where
+    Agda and Idris bind them (a clause with no patterns would insert them)."""
+    m = re.match(r"λ((?: \{[\w']+\})+)(.*)", tm, re.S)
+    if not m:
+        return [], tm
+    imps = re.findall(r"\{([\w']+)\}", m.group(1))
+    rest = m.group(2)
+    return imps, (rest.lstrip()[1:].strip() if rest.lstrip().startswith(".") else "λ" + rest)
+
+
 def agda_file(module, src):
     lines = ["{-# OPTIONS --type-in-type #-}", f"module {module} where", ""]
     for name, ty, tm in entries(src):
+        imps, tm = split_implicit_lambdas(tm)
+        lhs = name + "".join(" {" + i + "}" for i in imps)
         lines.append(f"{name} : {to_agda_term(ty)}")
-        lines.append(f"{name} = {to_agda_term(tm)}")
+        lines.append(f"{lhs} = {to_agda_term(tm)}")
         lines.append("")
     return "\n".join(lines)
 
@@ -98,14 +112,8 @@ def idris_file(src):
     lines = []
     for name, ty, tm in entries(src):
         iname = to_idris_term(name)
-        lhs = iname
-        # Leading implicit λ-binders become implicit patterns on the left.
-        m = re.match(r"λ((?: \{[\w']+\})+)(.*)", tm, re.S)
-        if m:
-            imps = re.findall(r"\{([\w']+)\}", m.group(1))
-            lhs += "".join(" {" + to_idris_term(i) + "}" for i in imps)
-            rest = m.group(2)
-            tm = ("λ" + rest) if not rest.lstrip().startswith(".") else rest.lstrip()[1:].strip()
+        imps, tm = split_implicit_lambdas(tm)
+        lhs = iname + "".join(" {" + to_idris_term(i) + "}" for i in imps)
         lines.append(f"{iname} : {to_idris_term(ty)}")
         lines.append(f"{lhs} = {to_idris_term(tm)}")
         lines.append("")

@@ -169,26 +169,22 @@ fact : {G} → Tm G (arr nat nat)
 
 
 def stlc_less_impl(src):
-    """stlcLessImpl: the constructors pass their arguments explicitly instead
-    of leaving them to unification (fewer metas to solve)."""
+    """stlcLessImpl: the constructors pass their implicit arguments explicitly
+    instead of leaving holes for unification (fewer metas to solve)."""
     import re
-    # vz/vs and every Tm constructor: bind the implicits by name, pass them.
     out = []
     for block in src.strip().split("\n\n"):
-        m = re.match(r"(\w+) : \{([\w ]+)\} → (.*)", block, re.S)
-        if m and "_" in block.split("=", 1)[1]:
-            name, imps, rest = m.group(1), m.group(2).split(), m.group(3)
-            head, body = block.split("\n  = ", 1) if "\n  = " in block else (None, None)
-            if head:
-                lam_m = re.match(r"λ ([^.]*)\.(.*)", body, re.S)
-                binders, tail = lam_m.group(1), lam_m.group(2)
-                args = " ".join(imps)
-                # replace the run of `_ _ …` after the constructor by the names
-                tail = re.sub(r"(\b\w+) ((?:_ )+|_$)",
-                              lambda mm: mm.group(1) + " " + " ".join(
-                                  imps[:len(mm.group(2).split())]) + " ", tail, count=1)
-                implicits = " ".join("{%s}" % i for i in imps)
-                block = f"{head}\n  = λ {implicits} {binders}.{tail}"
+        m = re.match(r"(\w+) : \{([\w ]+)\} → .*?\n  = λ ([^.]*)\.(.*)", block, re.S)
+        if m and re.search(r"\b\w+ _( _)*", m.group(4)):
+            head = block.split("\n  = ", 1)[0]
+            imps = m.group(2).split()
+            binders, body = m.group(3), m.group(4)
+            def fill(mm):
+                holes = mm.group(0).split()[1:]
+                return mm.group(0).split()[0] + " " + " ".join(imps[:len(holes)])
+            body = re.sub(r"\b\w+ _( _)*", fill, body, count=1)
+            implicits = " ".join("{%s}" % i for i in imps)
+            block = f"{head}\n  = λ {implicits} {binders}.{body}"
         out.append(block)
     return "\n\n".join(out) + "\n"
 
