@@ -37,6 +37,14 @@ std::string Elab::showTm(const Cxt& c, Tm* t) { return show(w_, t, c.names()); }
 
 Val* Elab::evalIn(Cxt& c, Tm* t) { return eval(w_, c.env, t); }
 
+// Instantiates a Π/Σ closure with the value of `arg`, evaluating it only if
+// the codomain depends on it: `f a b c …` against non-dependent arrows stays
+// linear even when the arguments are large terms.
+Val* Elab::instantiate(Cxt& c, Val* closure, Tm* arg) {
+  if (!dependsOnVar0(closure->body)) return apply(w_, closure, vUnused());
+  return apply(w_, closure, evalIn(c, arg));
+}
+
 Cxt Elab::bind(const Cxt& c, Name x, Val* ty, bool visible) {
   Local* l = w_.scratch.make<Local>(c.locals, x, ty, c.lvl, false, visible, nullptr);
   return Cxt{extend(w_, c.env, w_.var(c.lvl)), c.lvl + 1, l};
@@ -179,7 +187,7 @@ Tm* Elab::check(Cxt& c, Raw* r, Val* a) {
     auto* p = as<RPair>(r);
     if (f->tag == VTag::Sigma) {
       Tm* a1 = check(c, p->fst, f->a);
-      Tm* a2 = check(c, p->snd, apply(w_, f, evalIn(c, a1)));
+      Tm* a2 = check(c, p->snd, instantiate(c, f, a1));
       Tm* t = mkTm(w_.perm, TTag::Pair);
       t->a = a1;
       t->b = a2;
@@ -325,7 +333,7 @@ std::pair<Tm*, Val*> Elab::inferApp(Cxt& c, RApp* r) {
   res->a = t;
   res->b = u;
   res->icit = icit;
-  return {res, apply(w_, f, evalIn(c, u))};
+  return {res, instantiate(c, f, u)};
 }
 
 std::pair<Tm*, Val*> Elab::inferProj(Cxt& c, RProj* r) {

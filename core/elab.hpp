@@ -58,6 +58,7 @@ private:
   Tm* tyTm(Local* l);
   const uint8_t* mask(const Cxt& c);
   Val* evalIn(Cxt& c, Tm* t);
+  Val* instantiate(Cxt& c, Val* closure, Tm* arg);
 
   World& w_;
   Unifier unifier_;

@@ -14,6 +14,7 @@ static Val makeConst(VTag t) {
 static Val gU = makeConst(VTag::U);
 static Val gIrrelevant = makeConst(VTag::Irrelevant);
 Val* vUniverse() { return &gU; }
+Val* vUnused() { return &gIrrelevant; }
 
 Val* mkVal(World& w, VTag tag) {
   Val* v = w.scratch.make<Val>();

@@ -31,6 +31,8 @@ Tm* normalize(World& w, Arena& out, Lvl l, Env* env, Tm* t);
 Val* mkVal(World& w, VTag tag);
 /// The shared value of U.
 Val* vUniverse();
+/// A placeholder for a variable that is never looked at.
+Val* vUnused();
 inline Env* extend(World& w, Env* e, Val* v) { return w.scratch.make<Env>(e, v); }
 
 } // namespace thorin

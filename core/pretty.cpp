@@ -39,23 +39,7 @@ struct Printer {
     else out += fmt::format("@{}", ix); // ill-scoped (never for well-formed terms)
   }
 
-  // Does `t` mention the variable with index `ix`?
-  static bool usesVar(const Tm* t, uint32_t ix) {
-    switch (t->tag) {
-    case TTag::Var: return t->n == ix;
-    case TTag::InsertedMeta: return ix < t->m && t->mask[t->m - 1 - ix];
-    case TTag::App:
-    case TTag::Pair: return usesVar(t->a, ix) || usesVar(t->b, ix);
-    case TTag::Pi:
-    case TTag::Sigma: return usesVar(t->a, ix) || usesVar(t->b, ix + 1);
-    case TTag::Lam: return usesVar(t->a, ix + 1);
-    case TTag::Proj1:
-    case TTag::Proj2:
-    case TTag::Field: return usesVar(t->a, ix);
-    case TTag::Let: return usesVar(t->a, ix) || usesVar(t->b, ix) || usesVar(t->c, ix + 1);
-    default: return false;
-    }
-  }
+  static bool usesVar(const Tm* t, uint32_t ix) { return freeIn(t, ix); }
 
   void print(const Tm* t, int prec) {
     guard();

@@ -35,6 +35,7 @@ enum class TTag : uint8_t {
 struct Tm {
   TTag tag;
   Icit icit = Icit::Expl;
+  mutable uint8_t usesVar0 = 0; // cache for dependsOnVar0(): 0 unknown, 1 yes, 2 no
   Name name;
   uint32_t n = 0;
   uint32_t m = 0; // InsertedMeta: mask length
@@ -45,6 +46,15 @@ struct Tm {
   Tm* b = nullptr;
   Tm* c = nullptr;
 };
+
+/// Does `t` mention the variable with de Bruijn index `ix`?
+bool freeIn(const Tm* t, Ix ix);
+/// `freeIn(body, 0)`, cached in the term: does a Π/Σ codomain depend on its
+/// variable? (If not, the argument's value is never needed to instantiate it.)
+inline bool dependsOnVar0(const Tm* body) {
+  if (!body->usesVar0) body->usesVar0 = freeIn(body, 0) ? 1 : 2;
+  return body->usesVar0 == 1;
+}
 
 inline Tm* mkTm(Arena& a, TTag tag) {
   Tm* t = a.make<Tm>();

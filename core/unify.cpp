@@ -505,23 +505,6 @@ MetaId Unifier::pruneMeta(const std::vector<bool>& keep, MetaId m) {
 
 // ---------------------------------------------------------------------------
 
-static bool freeIn(Tm* t, Ix ix) {
-  switch (t->tag) {
-  case TTag::Var: return t->n == ix;
-  case TTag::InsertedMeta: return ix < t->m && t->mask[t->m - 1 - ix];
-  case TTag::App:
-  case TTag::Pair: return freeIn(t->a, ix) || freeIn(t->b, ix);
-  case TTag::Pi:
-  case TTag::Sigma: return freeIn(t->a, ix) || freeIn(t->b, ix + 1);
-  case TTag::Lam: return freeIn(t->a, ix + 1);
-  case TTag::Proj1:
-  case TTag::Proj2:
-  case TTag::Field: return freeIn(t->a, ix);
-  case TTag::Let: return freeIn(t->a, ix) || freeIn(t->b, ix) || freeIn(t->c, ix + 1);
-  default: return false;
-  }
-}
-
 // Lowers every free index ≥ cutoff by one (the variable at `cutoff` is unused).
 static Tm* strengthen(Arena& a, Tm* t, Ix cutoff) {
   auto copy = [&](Tm* s) {

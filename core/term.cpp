@@ -1,0 +1,25 @@
+#include "term.hpp"
+
+#include "guard.hpp"
+
+namespace thorin {
+
+bool freeIn(const Tm* t, Ix ix) {
+  guard();
+  switch (t->tag) {
+  case TTag::Var: return t->n == ix;
+  case TTag::InsertedMeta: return ix < t->m && t->mask[t->m - 1 - ix];
+  case TTag::App:
+  case TTag::Pair: return freeIn(t->a, ix) || freeIn(t->b, ix);
+  case TTag::Pi:
+  case TTag::Sigma: return freeIn(t->a, ix) || freeIn(t->b, ix + 1);
+  case TTag::Lam: return freeIn(t->a, ix + 1);
+  case TTag::Proj1:
+  case TTag::Proj2:
+  case TTag::Field: return freeIn(t->a, ix);
+  case TTag::Let: return freeIn(t->a, ix) || freeIn(t->b, ix) || freeIn(t->c, ix + 1);
+  default: return false;
+  }
+}
+
+} // namespace thorin
