@@ -125,7 +125,7 @@ def idris_file(src):
 
 def scaled(src, target_lines):
     n = max(1, -(-target_lines // len(src.strip().splitlines())))
-    return "\n".join(rename(src, f"_{i}") for i in range(n))
+    return "\n".join(rename(src, f"'{i}") for i in range(n))
 
 
 def workloads(big=False):

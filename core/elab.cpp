@@ -13,13 +13,13 @@ namespace thorin {
 
 static Val* vU() { return vUniverse(); }
 
-MetaId newMeta(World& w, Tm* closedType, uint32_t ctxLen, Span span, std::string origin) {
+MetaId newMeta(World& w, Tm* closedType, uint32_t ctxLen, Span span, MetaOrigin origin) {
   MetaEntry e;
   e.type = closedType;
   e.ctxLen = ctxLen;
   e.block = w.block;
   e.span = span;
-  e.origin = std::move(origin);
+  e.origin = origin;
   w.metas.push_back(std::move(e));
   return MetaId(w.metas.size() - 1);
 }
@@ -55,8 +55,8 @@ Cxt Elab::define(const Cxt& c, Name x, Tm* def, Val* vdef, Val* ty) {
   return Cxt{extend(w_, c.env, vdef), c.lvl + 1, l};
 }
 
-Tm* Elab::tyTm(Local* l) {
-  if (!l->tyTm) l->tyTm = quote(w_, w_.perm, l->lvl, l->ty, QuoteOpts{false, false});
+Tm* Elab::tyTm(World& w, Local* l) {
+  if (!l->tyTm) l->tyTm = quote(w, w.perm, l->lvl, l->ty, QuoteOpts{false, false});
   return l->tyTm;
 }
 
@@ -64,29 +64,52 @@ const uint8_t* Elab::mask(const Cxt& c) {
   if (!c.locals) return nullptr;
   if (!c.locals->mask) {
     uint8_t* m = w_.perm.array<uint8_t>(c.lvl);
-    for (Local* l = c.locals; l; l = l->prev) m[l->lvl] = l->defined ? 0 : 1;
+    uint32_t bound = 0;
+    for (Local* l = c.locals; l; l = l->prev) {
+      m[l->lvl] = l->defined ? 0 : 1;
+      bound += !l->defined;
+    }
+    Name* names = w_.perm.array<Name>(bound);
+    uint32_t i = bound;
+    for (Local* l = c.locals; l; l = l->prev)
+      if (!l->defined) names[--i] = l->name;
     c.locals->mask = m;
+    c.locals->boundNames = names;
+    c.locals->nBound = bound;
   }
   return c.locals->mask;
 }
 
-Tm* Elab::freshMeta(Cxt& c, Val* ty, Span span, std::string origin) {
-  // The meta's type is closed over its context: Π (x : A) … let y = t; … → ty.
-  Tm* closed = quote(w_, w_.perm, c.lvl, ty, QuoteOpts{false, false});
-  for (Local* l = c.locals; l; l = l->prev) {
-    Tm* b = mkTm(w_.perm, l->defined ? TTag::Let : TTag::Pi);
+// The closed type of a meta: Π (x : A) … let y = t; … → ty over its context.
+Tm* Elab::closeMetaType(World& w, MetaId m) {
+  MetaEntry& e = w.metas[m];
+  Tm* closed = quote(w, w.perm, e.ctxLen, e.tyInCtx, QuoteOpts{false, false});
+  for (Local* l = static_cast<Local*>(const_cast<void*>(e.ctx)); l; l = l->prev) {
+    Tm* b = mkTm(w.perm, l->defined ? TTag::Let : TTag::Pi);
     b->name = l->name;
+    b->a = tyTm(w, l);
     if (l->defined) {
-      b->a = tyTm(l);
       b->b = l->defTm;
       b->c = closed;
     } else {
-      b->a = tyTm(l);
       b->b = closed;
     }
     closed = b;
   }
-  MetaId m = newMeta(w_, closed, c.lvl, span, std::move(origin));
+  return closed;
+}
+
+Tm* Elab::freshMeta(Cxt& c, Val* ty, Span span, MetaOrigin origin) {
+  MetaId m = newMeta(w_, nullptr, c.lvl, span, origin);
+  MetaEntry& e = w_.metas[m];
+  e.lazyType = true;
+  e.ctx = c.locals;
+  e.tyInCtx = ty;
+  if (c.locals) {
+    mask(c); // also computes the bound names
+    e.boundNames = c.locals->boundNames;
+    e.nBound = c.locals->nBound;
+  }
   Tm* t = mkTm(w_.perm, TTag::InsertedMeta);
   t->n = m;
   t->m = c.lvl;
@@ -106,7 +129,7 @@ std::pair<Tm*, Val*> Elab::insert(Cxt& c, Span span, Tm* t, Val* ty) {
   while (true) {
     Val* f = forceAll(w_, ty);
     if (f->tag != VTag::Pi || f->icit != Icit::Impl) return {t, ty};
-    Tm* m = freshMeta(c, f->a, span, fmt::format("implicit argument {{{}}}", str(f->name)));
+    Tm* m = freshMeta(c, f->a, span, MetaOrigin{MetaOrigin::Implicit, f->name});
     Tm* a = mkTm(w_.perm, TTag::App);
     a->a = t;
     a->b = m;
@@ -124,7 +147,7 @@ std::pair<Tm*, Val*> Elab::insertUntil(Cxt& c, Span span, Name x, Tm* t, Val* ty
       fail(span, fmt::format("no implicit argument named '{}'", str(x)),
            {"the function's type: " + showVal(c, original)});
     if (f->name == x) return {t, ty};
-    Tm* m = freshMeta(c, f->a, span, fmt::format("implicit argument {{{}}}", str(f->name)));
+    Tm* m = freshMeta(c, f->a, span, MetaOrigin{MetaOrigin::Implicit, f->name});
     Tm* a = mkTm(w_.perm, TTag::App);
     a->a = t;
     a->b = m;
@@ -219,7 +242,7 @@ Tm* Elab::check(Cxt& c, Raw* r, Val* a) {
     t->c = body;
     return t;
   }
-  case RKind::Hole: return freshMeta(c, a, r->span, "hole");
+  case RKind::Hole: return freshMeta(c, a, r->span, {MetaOrigin::Hole, {}});
   default: break;
   }
   // A term checked against an implicit function type gets an implicit λ,
@@ -305,10 +328,10 @@ std::pair<Tm*, Val*> Elab::inferApp(Cxt& c, RApp* r) {
   Val* f = forceAll(w_, ty);
   if (f->tag == VTag::Flex) {
     // Unknown function type: refine it to a fresh Π.
-    Tm* a = freshMeta(c, vU(), r->fn->span, "domain of a function");
+    Tm* a = freshMeta(c, vU(), r->fn->span, {MetaOrigin::Domain, {}});
     Val* va = evalIn(c, a);
     Cxt c2 = bind(c, intern("x"), va);
-    Tm* b = freshMeta(c2, vU(), r->fn->span, "codomain of a function");
+    Tm* b = freshMeta(c2, vU(), r->fn->span, {MetaOrigin::Codomain, {}});
     Val* pi = mkVal(w_, VTag::Pi);
     pi->name = intern("x");
     pi->icit = icit;
@@ -340,10 +363,10 @@ std::pair<Tm*, Val*> Elab::inferProj(Cxt& c, RProj* r) {
   auto [t, ty] = inferInsert(c, r->t);
   Val* f = forceAll(w_, ty);
   if (f->tag == VTag::Flex && r->proj != ProjKind::Field) {
-    Tm* a = freshMeta(c, vU(), r->t->span, "first component type");
+    Tm* a = freshMeta(c, vU(), r->t->span, {MetaOrigin::FirstType, {}});
     Val* va = evalIn(c, a);
     Cxt c2 = bind(c, intern("x"), va);
-    Tm* b = freshMeta(c2, vU(), r->t->span, "second component type");
+    Tm* b = freshMeta(c2, vU(), r->t->span, {MetaOrigin::SecondType, {}});
     Val* sg = mkVal(w_, VTag::Sigma);
     sg->name = intern("x");
     sg->a = va;
@@ -398,8 +421,8 @@ std::pair<Tm*, Val*> Elab::infer(Cxt& c, Raw* r) {
   case RKind::Var: return inferVar(c, as<RVar>(r));
   case RKind::U: return {mkTm(w_.perm, TTag::U), vU()};
   case RKind::Hole: {
-    Tm* a = freshMeta(c, vU(), r->span, "type of a hole");
-    Tm* t = freshMeta(c, evalIn(c, a), r->span, "hole");
+    Tm* a = freshMeta(c, vU(), r->span, {MetaOrigin::HoleType, {}});
+    Tm* t = freshMeta(c, evalIn(c, a), r->span, {MetaOrigin::Hole, {}});
     return {t, evalIn(c, a)};
   }
   case RKind::Pi:
@@ -424,7 +447,7 @@ std::pair<Tm*, Val*> Elab::infer(Cxt& c, Raw* r) {
       fail(r->span, "cannot infer the type of a lambda with a named implicit binder",
            {"add a type annotation (a typed definition, or an explicit Π type to check against)"});
     Tm* a = l->ty ? check(c, l->ty, vU())
-                  : freshMeta(c, vU(), l->binderSpan, fmt::format("type of '{}'", str(l->x)));
+                  : freshMeta(c, vU(), l->binderSpan, MetaOrigin{MetaOrigin::BinderType, l->x});
     Val* va = evalIn(c, a);
     Cxt c2 = bind(c, l->x, va);
     auto [body, bty] = inferInsert(c2, l->body);
@@ -494,12 +517,12 @@ void Elab::requireSolved(size_t firstMeta) {
     if (e.solution) continue;
     // Print the meta's type in its own context (skip the closing binders).
     std::vector<Name> ctx;
-    Tm* ty = e.type;
+    Tm* ty = w_.metaTypeTm(MetaId(m));
     for (uint32_t i = 0; i < e.ctxLen && (ty->tag == TTag::Pi || ty->tag == TTag::Let); ++i) {
       ctx.push_back(ty->name);
       ty = ty->tag == TTag::Pi ? ty->b : ty->c;
     }
-    ds.push_back(Diagnostic{e.span, fmt::format("unsolved metavariable ?{} ({})", m, e.origin),
+    ds.push_back(Diagnostic{e.span, fmt::format("unsolved metavariable ?{} ({})", m, e.origin.describe()),
                             {"of type: " + show(w_, ty, ctx)}});
   }
   if (!ds.empty()) throw Error(std::move(ds));

@@ -20,6 +20,8 @@ struct Local {
   Tm* defTm;
   Tm* tyTm = nullptr;               // quoted lazily, for meta types
   const uint8_t* mask = nullptr;    // bound/defined mask of the context ending here
+  const Name* boundNames = nullptr; // names of the bound variables, oldest first
+  uint32_t nBound = 0;
 };
 
 struct Cxt {
@@ -31,7 +33,8 @@ struct Cxt {
 
 class Elab {
 public:
-  explicit Elab(World& w) : w_(w), unifier_(w) {}
+  explicit Elab(World& w) : w_(w), unifier_(w) { w.closeMetaType = closeMetaType; }
+  static Tm* closeMetaType(World& w, MetaId m);
 
   Tm* check(Cxt& c, Raw* r, Val* a);
   std::pair<Tm*, Val*> infer(Cxt& c, Raw* r);
@@ -40,7 +43,7 @@ public:
 
   Cxt bind(const Cxt& c, Name x, Val* ty, bool visible = true);
   Cxt define(const Cxt& c, Name x, Tm* def, Val* vdef, Val* ty);
-  Tm* freshMeta(Cxt& c, Val* ty, Span span, std::string origin);
+  Tm* freshMeta(Cxt& c, Val* ty, Span span, MetaOrigin origin);
 
   /// Throws an Error listing every unsolved meta created since `firstMeta`.
   void requireSolved(size_t firstMeta);
@@ -55,7 +58,7 @@ private:
   std::pair<Tm*, Val*> inferApp(Cxt& c, RApp* r);
   std::pair<Tm*, Val*> inferProj(Cxt& c, RProj* r);
   std::pair<Tm*, Val*> inferVar(Cxt& c, RVar* r);
-  Tm* tyTm(Local* l);
+  static Tm* tyTm(World& w, Local* l);
   const uint8_t* mask(const Cxt& c);
   Val* evalIn(Cxt& c, Tm* t);
   Val* instantiate(Cxt& c, Val* closure, Tm* arg);

@@ -196,12 +196,13 @@ bool Unifier::go(Lvl l, Val* t, Val* u, UMode mode) {
 // Solving ?m x₁ … xₙ ≟ rhs
 
 bool Unifier::invert(Lvl l, Spine* sp, PRen& ren, std::vector<bool>& keep, bool& linear) {
-  std::vector<Spine*> args;
+  std::vector<Spine*>& args = argsBuf_;
   spineToVec(sp, args);
   ren.map.assign(l, -1);
   ren.cod = l;
   ren.dom = Lvl(args.size());
-  std::vector<uint8_t> seen(l, 0);
+  std::vector<uint8_t>& seen = seenBuf_;
+  seen.assign(l, 0);
   keep.assign(args.size(), true);
   linear = true;
   for (size_t i = 0; i < args.size(); ++i) {
@@ -222,8 +223,11 @@ bool Unifier::invert(Lvl l, Spine* sp, PRen& ren, std::vector<bool>& keep, bool&
 }
 
 Tm* Unifier::lams(MetaId m, const std::vector<Icit>& icits, Tm* body) {
-  std::vector<Name> names;
-  for (Tm* ty = w_.metas[m].type; names.size() < icits.size();) {
+  std::vector<Name>& names = namesBuf_;
+  names.clear();
+  const MetaEntry& e = w_.metas[m];
+  if (e.boundNames && e.nBound == icits.size()) names.assign(e.boundNames, e.boundNames + e.nBound);
+  for (Tm* ty = names.empty() ? w_.metaTypeTm(m) : nullptr; names.size() < icits.size();) {
     if (ty && ty->tag == TTag::Let) ty = ty->c;
     else if (ty && ty->tag == TTag::Pi) {
       names.push_back(ty->name);
@@ -248,11 +252,12 @@ bool Unifier::solve(Lvl l, Val* flex, Val* rhs) {
     reason = "cannot solve a metavariable of an earlier definition";
     return false;
   }
-  PRen ren;
-  std::vector<bool> keep;
+  PRen ren(*this);
+  std::vector<bool>& keep = keepBuf_;
   bool linear;
   if (!invert(l, flex->sp, ren, keep, linear)) return false;
-  std::vector<Icit> icits;
+  std::vector<Icit>& icits = icitsBuf_;
+  icits.clear();
   for (Spine* s = flex->sp; s; s = s->prev) icits.push_back(s->icit);
   std::reverse(icits.begin(), icits.end());
   try {
@@ -334,7 +339,7 @@ Tm* Unifier::renameSpine(PRen& ren, Tm* head, Spine* sp) {
 }
 
 Tm* Unifier::renameFlex(PRen& ren, MetaId m, Spine* sp) {
-  std::vector<Spine*> args;
+  std::vector<Spine*> args; // (reentrant: rename may come back here)
   spineToVec(sp, args);
   for (Spine* s : args)
     if (s->kind != Elim::App) {
@@ -456,7 +461,7 @@ Tm* Unifier::rename(PRen& ren, Val* v) {
 }
 
 Tm* Unifier::pruneTy(const std::vector<bool>& keep, Val* ty) {
-  PRen ren;
+  PRen ren(*this);
   struct B {
     Name name;
     Icit icit;

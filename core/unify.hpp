@@ -2,6 +2,7 @@
 // flex / full modes) and higher-order pattern unification with renaming,
 // occurs and scope checks, pruning and eta-short solutions.
 #pragma once
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -13,7 +14,7 @@ namespace thorin {
 enum class UMode : uint8_t { Rigid, Flex, Full };
 
 /// Creates metas during pruning; provided by the elaborator's meta context.
-MetaId newMeta(World& w, Tm* closedType, uint32_t ctxLen, Span span, std::string origin);
+MetaId newMeta(World& w, Tm* closedType, uint32_t ctxLen, Span span, MetaOrigin origin);
 
 class Unifier {
 public:
@@ -24,10 +25,15 @@ public:
   std::string reason;
 
 private:
+  // Partial renamings borrow their map from a pool (no allocation per solve).
   struct PRen {
+    explicit PRen(Unifier& u) : owner(u), map(u.borrowMap()) { map.clear(); }
+    ~PRen() { --owner.mapsInUse_; }
+    PRen(const PRen&) = delete;
+    Unifier& owner;
     int64_t occ = -1;        // meta being solved (for the occurs check)
     Lvl dom = 0, cod = 0;    // sizes of the solution's and the problem's contexts
-    std::vector<int32_t> map; // cod level → dom level or -1
+    std::vector<int32_t>& map; // cod level → dom level or -1
     void lift() {
       map.push_back(int32_t(dom));
       ++dom;
@@ -80,6 +86,18 @@ private:
     ~RootScope() { roots.resize(n); }
   };
   std::vector<Nursery::Root> roots_;
+  std::vector<int32_t>& borrowMap() {
+    if (mapsInUse_ == mapPool_.size()) mapPool_.push_back(std::make_unique<std::vector<int32_t>>());
+    return *mapPool_[mapsInUse_++];
+  }
+  std::vector<std::unique_ptr<std::vector<int32_t>>> mapPool_;
+  size_t mapsInUse_ = 0;
+  // Reused buffers of the non-reentrant steps of solving.
+  std::vector<Spine*> argsBuf_;
+  std::vector<uint8_t> seenBuf_;
+  std::vector<bool> keepBuf_;
+  std::vector<Icit> icitsBuf_;
+  std::vector<Name> namesBuf_;
 
   World& w_;
 };

@@ -4,6 +4,20 @@
 
 namespace thorin {
 
+std::string MetaOrigin::describe() const {
+  switch (kind) {
+  case Hole: return "hole";
+  case HoleType: return "type of a hole";
+  case Implicit: return "implicit argument {" + std::string(str(name)) + "}";
+  case BinderType: return "type of '" + std::string(str(name)) + "'";
+  case Domain: return "domain of a function";
+  case Codomain: return "codomain of a function";
+  case FirstType: return "first component type";
+  case SecondType: return "second component type";
+  }
+  return "metavariable";
+}
+
 World::World() : perm(256 * 1024), scratch(1 << 20) {}
 
 TopId World::addTop(TopEntry e) {
@@ -104,10 +118,17 @@ Val* World::metaSolution(MetaId m) {
   return e.solVal;
 }
 
+Tm* World::metaTypeTm(MetaId m) {
+  auto& e = metas[m];
+  if (!e.type && e.lazyType && closeMetaType) e.type = closeMetaType(*this, m);
+  return e.type;
+}
+
 Val* World::metaType(MetaId m) {
+  Tm* ty = metaTypeTm(m);
   auto& e = metas[m];
   refresh(e);
-  if (!e.tyVal) e.tyVal = eval(*this, nullptr, e.type);
+  if (!e.tyVal) e.tyVal = eval(*this, nullptr, ty);
   return e.tyVal;
 }
 

@@ -26,13 +26,29 @@ struct TopEntry {
   Val* defVal = nullptr;
 };
 
+/// Why a meta was created (for the "unsolved metavariable" message).
+struct MetaOrigin {
+  enum Kind : uint8_t { Hole, HoleType, Implicit, BinderType, Domain, Codomain, FirstType, SecondType };
+  Kind kind = Hole;
+  Name name; // the implicit argument's or the binder's name
+  std::string describe() const;
+};
+
 struct MetaEntry {
   Tm* solution = nullptr; // closed term λ x₁…xₙ. t
-  Tm* type;               // closed type Π (x₁ : A₁)… → A over the meta's context
+  // Closed type Π (x₁ : A₁)… → A over the meta's context. Built lazily (most
+  // metas are solved without anyone asking for it) from `ctx`/`tyInCtx`,
+  // which are only valid while the meta's own entry is being elaborated.
+  Tm* type = nullptr;
   uint32_t ctxLen;        // number of context binders in `type` (Π or let)
+  bool lazyType = false;      // `type` is still to be built from ctx/tyInCtx
+  const void* ctx = nullptr;  // the elaborator's context (Local*) at creation
+  Val* tyInCtx = nullptr;     // the meta's type in that context
+  const Name* boundNames = nullptr; // names of the bound variables it is applied to
+  uint32_t nBound = 0;
   uint32_t block;         // the top-level entry that created it
   Span span;
-  std::string origin; // "hole", "implicit argument {A}", …
+  MetaOrigin origin;
   uint32_t epoch = 0;
   Val* solVal = nullptr;
   Val* tyVal = nullptr;
@@ -92,6 +108,9 @@ public:
   Val* metaHead(MetaId m);
   Val* metaSolution(MetaId m); // requires solved
   Val* metaType(MetaId m);
+  Tm* metaTypeTm(MetaId m);
+  /// Builds a meta's closed type from its context (set by the elaborator).
+  Tm* (*closeMetaType)(World& w, MetaId m) = nullptr;
   Val* var(Lvl l);
 
 private:

@@ -9,7 +9,7 @@ namespace {
 // A fresh meta of type U in the empty context, as a value.
 Val* meta(World& w, Tm** out = nullptr) {
   Val* ty = vUniverse();
-  MetaId m = newMeta(w, quote(w, w.perm, 0, ty), 0, {}, "test");
+  MetaId m = newMeta(w, quote(w, w.perm, 0, ty), 0, {}, MetaOrigin{});
   Tm* t = mkTm(w.perm, TTag::Meta);
   t->n = m;
   if (out) *out = t;
@@ -68,8 +68,8 @@ TEST_CASE("unify: pruning removes an out-of-scope argument instead of failing") 
     }
     return t;
   };
-  MetaId m = newMeta(w, piU(1), 1, {}, "m");
-  MetaId k = newMeta(w, piU(2), 2, {}, "k");
+  MetaId m = newMeta(w, piU(1), 1, {}, MetaOrigin{});
+  MetaId k = newMeta(w, piU(2), 2, {}, MetaOrigin{});
   Val* x = w.var(0);
   Val* y = w.var(1);
   Val* lhs = vApp(w, w.metaHead(m), x, Icit::Expl);
@@ -92,7 +92,7 @@ TEST_CASE("unify: a variable that escapes its scope is an error") {
   World& w = p.w;
   w.beginEntry();
   Tm* ty = mkTm(w.perm, TTag::U);
-  MetaId m = newMeta(w, ty, 0, {}, "m");
+  MetaId m = newMeta(w, ty, 0, {}, MetaOrigin{});
   Unifier u(w);
   CHECK_FALSE(u.unify(1, w.metaHead(m), w.var(0)));
   CHECK(u.reason.find("escape") != std::string::npos);
