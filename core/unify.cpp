@@ -339,22 +339,28 @@ Tm* Unifier::renameSpine(PRen& ren, Tm* head, Spine* sp) {
 }
 
 Tm* Unifier::renameFlex(PRen& ren, MetaId m, Spine* sp) {
-  std::vector<Spine*> args; // (reentrant: rename may come back here)
-  spineToVec(sp, args);
-  for (Spine* s : args)
-    if (s->kind != Elim::App) {
+  // Scratch-arena arrays: rename may come back here recursively.
+  uint32_t n = sp ? sp->len : 0;
+  Spine** args = w_.scratch.array<Spine*>(n);
+  {
+    uint32_t i = n;
+    for (Spine* s = sp; s; s = s->prev) args[--i] = s;
+  }
+  for (uint32_t i = 0; i < n; ++i)
+    if (args[i]->kind != Elim::App) {
       Tm* h = mkTm(w_.perm, TTag::Meta);
       h->n = m;
       return renameSpine(ren, h, sp);
     }
-  std::vector<Tm*> tms(args.size());
-  std::vector<bool> keep(args.size(), true);
+  Tm** tms = w_.scratch.array<Tm*>(n);
+  std::vector<bool> keep;
   bool prune = false;
-  for (size_t i = 0; i < args.size(); ++i) {
+  for (uint32_t i = 0; i < n; ++i) {
     Val* a = force(w_, args[i]->arg);
     if (a->tag == VTag::Rigid && !a->sp) {
       int32_t x = ren.map[a->n];
       if (x < 0) {
+        if (!prune) keep.assign(n, true);
         keep[i] = false;
         prune = true;
       } else {
@@ -367,8 +373,8 @@ Tm* Unifier::renameFlex(PRen& ren, MetaId m, Spine* sp) {
   MetaId m2 = prune ? pruneMeta(keep, m) : m;
   Tm* t = mkTm(w_.perm, TTag::Meta);
   t->n = m2;
-  for (size_t i = 0; i < args.size(); ++i)
-    if (keep[i]) t = app(w_.perm, t, tms[i], args[i]->icit);
+  for (uint32_t i = 0; i < n; ++i)
+    if (!prune || keep[i]) t = app(w_.perm, t, tms[i], args[i]->icit);
   return t;
 }
 
