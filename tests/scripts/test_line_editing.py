@@ -51,17 +51,29 @@ def main():
         out = read_until(fd, "alphabet : U")
         if "alphabet : U" not in out:
             failures.append(f"name not completed: {out!r}")
+        read_until(fd, "> ")
         os.write(fd, b"garbage")
         time.sleep(0.2)
         os.kill(pid, 2)                     # Ctrl-C clears the line
         time.sleep(0.2)
         os.write(fd, b":t beta\n")
         out = read_until(fd, "beta : U")
+        out += read_until(fd, "> ")  # keys typed before the prompt is back would race the tty mode
         if "beta : U" not in out or "garbage:t" in out:
             failures.append(f"Ctrl-C did not clear the line: {out!r}")
         os.write(fd, b"\x04")               # Ctrl-D quits
-        _, status = os.waitpid(pid, 0)
-        if os.WEXITSTATUS(status) != 0:
+        status = None
+        for _ in range(200):
+            done, st = os.waitpid(pid, os.WNOHANG)
+            if done:
+                status = st
+                break
+            read_until(fd, "\x00", 0.05)
+        if status is None:
+            os.kill(pid, 9)
+            os.waitpid(pid, 0)
+            failures.append("Ctrl-D did not end the REPL")
+        elif os.WEXITSTATUS(status) != 0:
             failures.append(f"exit status {status}")
         history = open(hist, encoding="utf-8", errors="replace").read() if os.path.exists(hist) else ""
         if "alphabet" not in history.replace("\\040", " "):
