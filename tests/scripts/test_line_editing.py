@@ -61,6 +61,7 @@ def main():
         out += read_until(fd, "> ")  # keys typed before the prompt is back would race the tty mode
         if "beta : U" not in out or "garbage:t" in out:
             failures.append(f"Ctrl-C did not clear the line: {out!r}")
+        time.sleep(0.3)                     # let libedit put the tty back in raw mode
         os.write(fd, b"\x04")               # Ctrl-D quits
         status = None
         for _ in range(200):
