@@ -164,6 +164,34 @@ def workloads(big=False):
     return ws
 
 
+WRONG_STLC = "\nwrong : {G} → Tm G (arr nat nat)\n  = lam (lam v0)\n"
+WRONG_STLC_SMALL = "\nwrong : {G A} → Tm G (arr A A)\n  = lam (lam v0)\n"
+
+
+def wrong_variants():
+    """A deliberately wrong version of each workload family (thorin syntax):
+    each must be rejected with a located error. Used by the test suite."""
+    trees = W.CHURCH + W.TREES
+    base = W.CHURCH + W.BIG_NATS
+    less = W.stlc_less_impl(W.STLC)
+    lets = "".join(f"  let x{i + 1} = dup x{i};\n" for i in range(30))
+    return {
+        "stlc": W.STLC + WRONG_STLC,
+        "stlcLessImpl": less + WRONG_STLC,
+        "stlcSmall": W.STLC_SMALL + WRONG_STLC_SMALL,
+        "stlc10k": scaled(W.STLC + WRONG_STLC, 10000),
+        "stlcLessImpl10k": scaled(less + WRONG_STLC, 10000),
+        "stlcSmall10k": scaled(W.STLC_SMALL + WRONG_STLC_SMALL, 10000),
+        "NatConv1M": base + "\nconv : Eq Nat n1M (suc n1Mb) = refl\n",
+        "TreeConv15": trees + "\nconv : Eq Tree (fullTree n15) (fullTreeB (suc n15)) = refl\n",
+        "TreeConvM15": trees + "\nconv : Eq Tree (fullTree n15) (λ T l nd. n15 T (λ t. nd t t) (nd l _)) = refl\n",
+        "ForceTree15": trees + "\nforce : Eq Bool (forceTree (fullTree n15)) false = refl\n",
+        "idTest": W.ID_TEST + "\nidTest : {A : U} → A → A → A\n  = " + " ".join(["id"] * 40) + "\n",
+        "pairTest": W.PAIR_TEST + "\npairTest : U → U\n  = let x0 = dup U;\n" + lets + "  U\n",
+        "vecTest960": W.CHURCH + W.VEC + "\nvecTest : Vec U (suc zero)\n  = " + "vcons U (" * 960 + "vnil" + ")" * 960 + "\n",
+    }
+
+
 def nf_workloads():
     """Normalization workloads (thorin's [nftime]); the peers have no direct equivalent."""
     trees = W.CHURCH + W.TREES
