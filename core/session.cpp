@@ -41,6 +41,17 @@ bool Session::loadPrelude(TopLevel& tl) {
 bool Session::load(const std::vector<std::string>& files) {
   world_->scratch.clear(0); // the old world's values are not needed any more
   files_ = files;             // the target of `:r`, even if this load fails
+  if (pristine_) {
+    // Nothing but the prelude yet: load into this world, roll back on failure.
+    auto snap = world_->snapshot();
+    for (auto& f : files)
+      if (!top_->loadFile(f)) {
+        world_->rollback(snap);
+        return false;
+      }
+    pristine_ = false;
+    return true;
+  }
   auto w = std::make_unique<World>();
   auto tl = std::make_unique<TopLevel>(*w, out_, err_, opts);
   if (opts.prelude && !loadPrelude(*tl)) return false;

@@ -16,6 +16,8 @@ public:
   ~Session();
 
   World& world() { return *world_; }
+  /// Marks the world as changed by the user (then a load builds a new one).
+  void touched() { pristine_ = false; }
   TopLevel& top() { return *top_; }
   Options opts;
 
@@ -31,6 +33,7 @@ private:
   std::unique_ptr<World> world_;
   std::unique_ptr<TopLevel> top_;
   std::vector<std::string> files_;
+  bool pristine_ = true; // the world holds only the prelude
 };
 
 /// Directory of the prelude (THORIN_PRELUDE_DIR overrides the built-in path).

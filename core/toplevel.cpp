@@ -59,6 +59,15 @@ template <class F> static bool transaction(World& w, TopLevel& tl, Span where, b
   }
 }
 
+// `.import p`: the file p itself, or p with `.thorin` or `.stt` appended.
+static std::string resolveImport(const fs::path& p) {
+  std::string base = p.lexically_normal().string();
+  std::error_code ec;
+  for (const char* ext : {"", ".thorin", ".stt"})
+    if (fs::is_regular_file(base + ext, ec)) return base + ext;
+  return base;
+}
+
 static bool readFile(const std::string& path, std::string& out) {
   std::error_code ec;
   if (fs::is_directory(path, ec)) {
@@ -129,16 +138,7 @@ bool TopLevel::loadSource(const std::string& path, std::string text, const std::
     parseT += t.seconds();
     if (!more) break;
     if (e.kind == EntryKind::Import) {
-      fs::path p = importBase / e.path;
-      std::string resolved = p.lexically_normal().string();
-      for (const char* ext : {"", ".thorin", ".stt"}) {
-        std::string cand = resolved + ext;
-        if (fs::is_regular_file(cand, ec)) {
-          resolved = cand;
-          break;
-        }
-      }
-      if (!loadFile(resolved, e.nameSpan, prelude)) return false;
+      if (!loadFile(resolveImport(importBase / e.path), e.nameSpan, prelude)) return false;
       continue;
     }
     Timer te;
@@ -252,16 +252,8 @@ bool TopLevel::replInput(const std::string& text, bool* incomplete) {
   }
   if (e.kind == EntryKind::Import) {
     w_.rollback(snap);
-    fs::path p = e.path;
-    std::string resolved = p.string();
-    std::error_code ec;
-    for (const char* ext : {"", ".thorin", ".stt"})
-      if (fs::is_regular_file(resolved + ext, ec)) {
-        resolved += ext;
-        break;
-      }
     auto snap2 = w_.snapshot();
-    if (loadFile(resolved)) return true;
+    if (loadFile(resolveImport(e.path))) return true;
     w_.rollback(snap2);
     return false;
   }

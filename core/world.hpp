@@ -2,6 +2,7 @@
 // the arenas that hold their terms, and transactional snapshots so that a
 // failed entry leaves no trace.
 #pragma once
+#include <deque>
 #include <memory>
 #include <string>
 #include <unordered_set>
@@ -65,8 +66,8 @@ public:
   Arena perm;    // terms, types, meta solutions: as long as the world lives
   Arena scratch; // values and syntax of the current entry or command
 
-  std::vector<TopEntry> tops;
-  std::vector<MetaEntry> metas;
+  std::deque<TopEntry> tops;
+  std::deque<MetaEntry> metas; // a deque: millions of entries grow without reallocation
   std::vector<std::unique_ptr<Source>> sources;
   std::vector<std::string> loadedFiles; // canonical paths, for `.import` once-only
   uint32_t epoch = 1;

@@ -96,6 +96,7 @@ bool Repl::handle(const std::string& raw) {
     if (cmd->fn != &Repl::cmdTime) timed("took", t.seconds());
     return !quit_;
   }
+  s_.touched();
   s_.top().replInput(raw);
   timed("took", t.seconds());
   return true;
@@ -120,6 +121,7 @@ void Repl::run(LineEditor& ed) {
       ed.remember(":{\n" + input + ":}");
       gInterrupt.store(false);
       Timer t;
+      s_.touched();
       s_.top().replBlock(input);
       timed("took", t.seconds());
       continue;
@@ -135,6 +137,7 @@ void Repl::run(LineEditor& ed) {
       bool incomplete = false;
       gInterrupt.store(false);
       Timer t;
+      s_.touched();
       s_.top().replInput(input, &incomplete);
       if (!incomplete) {
         timed("took", t.seconds());
