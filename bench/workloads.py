@@ -7,26 +7,8 @@ Conventions that keep the translation simple: λ binders are plain names
 binders without types are written `{a b} → …`, no Σ-types, no `{x}` arguments.
 """
 
-STLC = r"""
-Ty : U
-  = (Ty : U) → (nat top bot : Ty) → (arr prod sum : Ty → Ty → Ty) → Ty
-
-nat : Ty = λ _ nat _ _ _ _ _. nat
-top : Ty = λ _ _ top _ _ _ _. top
-bot : Ty = λ _ _ _ bot _ _ _. bot
-
-arr : Ty → Ty → Ty
-  = λ A B Ty nat top bot arr prod sum.
-      arr (A Ty nat top bot arr prod sum) (B Ty nat top bot arr prod sum)
-
-prod : Ty → Ty → Ty
-  = λ A B Ty nat top bot arr prod sum.
-      prod (A Ty nat top bot arr prod sum) (B Ty nat top bot arr prod sum)
-
-sum : Ty → Ty → Ty
-  = λ A B Ty nat top bot arr prod sum.
-      sum (A Ty nat top bot arr prod sum) (B Ty nat top bot arr prod sum)
-
+# Contexts and variables: the same in stlc and stlcSmall.
+CON_VAR = r"""
 Con : U
   = (Con : U) → (nil : Con) → (snoc : Con → Ty → Con) → Con
 
@@ -48,8 +30,29 @@ vz : {G A} → Var (snoc G A) A
 
 vs : {G B A} → Var G A → Var (snoc G B) A
   = λ x Var vz vs. vs _ _ _ (x Var vz vs)
+"""
 
-Tm : Con → Ty → U
+STLC = r"""
+Ty : U
+  = (Ty : U) → (nat top bot : Ty) → (arr prod sum : Ty → Ty → Ty) → Ty
+
+nat : Ty = λ _ nat _ _ _ _ _. nat
+top : Ty = λ _ _ top _ _ _ _. top
+bot : Ty = λ _ _ _ bot _ _ _. bot
+
+arr : Ty → Ty → Ty
+  = λ A B Ty nat top bot arr prod sum.
+      arr (A Ty nat top bot arr prod sum) (B Ty nat top bot arr prod sum)
+
+prod : Ty → Ty → Ty
+  = λ A B Ty nat top bot arr prod sum.
+      prod (A Ty nat top bot arr prod sum) (B Ty nat top bot arr prod sum)
+
+sum : Ty → Ty → Ty
+  = λ A B Ty nat top bot arr prod sum.
+      sum (A Ty nat top bot arr prod sum) (B Ty nat top bot arr prod sum)
+
+{CON_VAR}Tm : Con → Ty → U
   = λ G A.
       (Tm    : Con → Ty → U)
     → (var   : (G : Con) → (A : Ty) → Var G A → Tm G A)
@@ -165,7 +168,7 @@ mul : {G} → Tm G (arr nat (arr nat nat))
 fact : {G} → Tm G (arr nat nat)
   = lam (rec v0 (lam (lam (app (app mul (suc v1)) v0)))
                 (suc zero))
-"""
+""".replace("{CON_VAR}", CON_VAR.strip("\n") + "\n\n")
 
 
 def stlc_less_impl(src):
@@ -198,29 +201,7 @@ iota : Ty = λ _ iota _. iota
 arr : Ty → Ty → Ty
   = λ A B Ty iota arr. arr (A Ty iota arr) (B Ty iota arr)
 
-Con : U
-  = (Con : U) → (nil : Con) → (snoc : Con → Ty → Con) → Con
-
-nil : Con
-  = λ Con nil snoc. nil
-
-snoc : Con → Ty → Con
-  = λ G A Con nil snoc. snoc (G Con nil snoc) A
-
-Var : Con → Ty → U
-  = λ G A.
-      (Var : Con → Ty → U)
-    → (vz  : (G : Con) → (A : Ty) → Var (snoc G A) A)
-    → (vs  : (G : Con) → (B A : Ty) → Var G A → Var (snoc G B) A)
-    → Var G A
-
-vz : {G A} → Var (snoc G A) A
-  = λ Var vz vs. vz _ _
-
-vs : {G B A} → Var G A → Var (snoc G B) A
-  = λ x Var vz vs. vs _ _ _ (x Var vz vs)
-
-Tm : Con → Ty → U
+{CON_VAR}Tm : Con → Ty → U
   = λ G A.
       (Tm  : Con → Ty → U)
     → (var : (G : Con) → (A : Ty) → Var G A → Tm G A)
@@ -254,7 +235,7 @@ v4 : {G A B C D E} → Tm (snoc (snoc (snoc (snoc (snoc G A) B) C) D) E) A
 
 test : {G A} → Tm G (arr (arr A A) (arr A A))
   = lam (lam (app v1 (app v1 (app v1 (app v1 (app v1 (app v1 v0)))))))
-"""
+""".replace("{CON_VAR}", CON_VAR.strip("\n") + "\n\n")
 
 CHURCH = r"""
 Nat : U
