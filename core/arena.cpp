@@ -6,7 +6,8 @@
 namespace thorin {
 
 Arena::~Arena() {
-  for (auto& c : chunks_) std::free(c.data);
+  for (auto& c : chunks_)
+    std::free(c.data);
 }
 
 void* Arena::grow(size_t n, size_t align) {
@@ -41,7 +42,8 @@ void Arena::reset(Mark m) {
   if (chunks_.empty()) return;
   cur_ = m.chunk;
   usedBefore_ = 0;
-  for (size_t i = 0; i < cur_; ++i) usedBefore_ += chunks_[i].size;
+  for (size_t i = 0; i < cur_; ++i)
+    usedBefore_ += chunks_[i].size;
   if (m.ptr) {
     ptr_ = m.ptr;
     end_ = chunks_[cur_].data + chunks_[cur_].size;

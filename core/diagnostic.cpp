@@ -51,7 +51,8 @@ std::string render(const Diagnostic& d) {
 
 std::string render(const Error& e) {
   std::string out;
-  for (auto& d : e.diags) out += render(d);
+  for (auto& d : e.diags)
+    out += render(d);
   return out;
 }
 

@@ -26,7 +26,8 @@ MetaId newMeta(World& w, Tm* closedType, uint32_t ctxLen, Span span, MetaOrigin 
 
 std::vector<Name> Cxt::names() const {
   std::vector<Name> ns(lvl);
-  for (Local* l = locals; l; l = l->prev) ns[l->lvl] = l->name;
+  for (Local* l = locals; l; l = l->prev)
+    ns[l->lvl] = l->name;
   return ns;
 }
 
@@ -282,7 +283,8 @@ std::pair<Tm*, Val*> Elab::inferVar(Cxt& c, RVar* r) {
   std::string_view want = str(r->name);
   auto dist = [](std::string_view a, std::string_view b) {
     std::vector<size_t> d(b.size() + 1);
-    for (size_t j = 0; j <= b.size(); ++j) d[j] = j;
+    for (size_t j = 0; j <= b.size(); ++j)
+      d[j] = j;
     for (size_t i = 1; i <= a.size(); ++i) {
       size_t prev = d[0];
       d[0] = i;
@@ -298,7 +300,7 @@ std::pair<Tm*, Val*> Elab::inferVar(Cxt& c, RVar* r) {
   size_t bestD = std::max<size_t>(1, want.size() / 3) + 1; // accept distance ≤ max(1, len/3)
   auto consider = [&](Name n) {
     std::string_view s = str(n);
-    if (s == "_" ) return;
+    if (s == "_") return;
     size_t d = dist(want, s);
     if (d < bestD) {
       bestD = d;
@@ -307,7 +309,8 @@ std::pair<Tm*, Val*> Elab::inferVar(Cxt& c, RVar* r) {
   };
   for (Local* l = c.locals; l; l = l->prev)
     if (l->visible) consider(l->name);
-  for (auto& e : w_.tops) consider(e.name);
+  for (auto& e : w_.tops)
+    consider(e.name);
   std::vector<std::string> notes;
   if (!best.empty()) notes.push_back(fmt::format("did you mean '{}'?", best));
   fail(r->span, fmt::format("unknown name '{}'", want), std::move(notes));
@@ -505,7 +508,8 @@ std::pair<Tm*, Val*> Elab::infer(Cxt& c, Raw* r) {
   }
   case RKind::Number:
   case RKind::String:
-    fail(r->span, "literals need builtin data types, which this version of thorin does not have yet");
+    fail(r->span,
+         "literals need builtin data types, which this version of thorin does not have yet");
   }
   fail(r->span, "cannot elaborate this term");
 }
@@ -522,7 +526,8 @@ void Elab::requireSolved(size_t firstMeta) {
       ctx.push_back(ty->name);
       ty = ty->tag == TTag::Pi ? ty->b : ty->c;
     }
-    ds.push_back(Diagnostic{e.span, fmt::format("unsolved metavariable ?{} ({})", m, e.origin.describe()),
+    ds.push_back(Diagnostic{e.span,
+                            fmt::format("unsolved metavariable ?{} ({})", m, e.origin.describe()),
                             {"of type: " + show(w_, ty, ctx)}});
   }
   if (!ds.empty()) throw Error(std::move(ds));

@@ -103,7 +103,8 @@ static Val* vApps(World& w, Val* f, Val* const* args, const Icit* icits, size_t 
     case VTag::Flex:
     case VTag::Top: {
       Spine* sp = f->sp;
-      for (; i < n; ++i) sp = snoc(w, sp, Elim::App, args[i], icits[i]);
+      for (; i < n; ++i)
+        sp = snoc(w, sp, Elim::App, args[i], icits[i]);
       return neutral(w, f, sp);
     }
     case VTag::Irrelevant: return f;
@@ -189,7 +190,8 @@ Val* forceAll(World& w, Val* v) {
 }
 
 static Val* envAt(Env* e, Ix i) {
-  while (i--) e = e->prev;
+  while (i--)
+    e = e->prev;
   return e->v;
 }
 
@@ -213,7 +215,7 @@ static Val* evalApp(World& w, Env* env, Tm* t) {
     icits[i] = a->icit;
   }
   return vApps(w, f, args, icits, n);
-  }
+}
 
 Val* eval(World& w, Env* env, Tm* t) {
   guard();
@@ -268,7 +270,8 @@ Val* eval(World& w, Env* env, Tm* t) {
   case TTag::Proj2: return vProj2(w, eval(w, env, t->a));
   case TTag::Field: {
     Val* v = eval(w, env, t->a);
-    for (uint32_t i = 0; i < t->n; ++i) v = vProj2(w, v);
+    for (uint32_t i = 0; i < t->n; ++i)
+      v = vProj2(w, v);
     return vProj1(w, v);
   }
   case TTag::Let: return eval(w, extend(w, env, eval(w, env, t->b)), t->c);
@@ -287,7 +290,9 @@ static Tm* quoteSpine(World& w, Arena& out, Lvl l, Tm* head, Spine* sp, QuoteOpt
   if (!sp) return head;
   guard();
   Tm* f = quoteSpine(w, out, l, head, sp->prev, o);
-  Tm* t = mk(out, sp->kind == Elim::App ? TTag::App : sp->kind == Elim::Proj1 ? TTag::Proj1 : TTag::Proj2);
+  Tm* t = mk(out, sp->kind == Elim::App     ? TTag::App
+                  : sp->kind == Elim::Proj1 ? TTag::Proj1
+                                            : TTag::Proj2);
   t->a = f;
   if (sp->kind == Elim::App) {
     t->icit = sp->icit;
@@ -298,8 +303,10 @@ static Tm* quoteSpine(World& w, Arena& out, Lvl l, Tm* head, Spine* sp, QuoteOpt
 
 Tm* quote(World& w, Arena& out, Lvl l, Val* v, QuoteOpts o) {
   guard();
-  if (o.unfoldTops) v = forceAll(w, v);
-  else if (o.unfoldMetas) v = force(w, v);
+  if (o.unfoldTops)
+    v = forceAll(w, v);
+  else if (o.unfoldMetas)
+    v = force(w, v);
   switch (v->tag) {
   case VTag::Rigid: {
     Tm* h = mk(out, TTag::Var);

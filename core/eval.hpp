@@ -21,8 +21,8 @@ Val* forceAll(World& w, Val* v);
 Val* unfold(World& w, Val* v);
 
 struct QuoteOpts {
-  bool unfoldTops = false;  // normal forms
-  bool unfoldMetas = true;  // show meta solutions
+  bool unfoldTops = false; // normal forms
+  bool unfoldMetas = true; // show meta solutions
 };
 Tm* quote(World& w, Arena& out, Lvl l, Val* v, QuoteOpts o = {});
 /// Full normal form of a closed-or-open term at level l.

@@ -83,16 +83,31 @@ bool Lexer::identChar(uint32_t pos, uint32_t& len) const {
   auto c = static_cast<unsigned char>(text_[pos]);
   len = 1;
   if (c < 0x80)
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-           c == '_' || c == '\'';
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+           c == '\'';
   return !isSymbolicUnicode(decode(pos, len));
 }
 
 static bool isOpChar(char c) {
   switch (c) {
-  case '!': case '#': case '$': case '%': case '&': case '*': case '+': case '/': case '<':
-  case '=': case '>': case '?': case '@': case '^': case '|': case '~': case ':': case '-':
-    return true;
+  case '!':
+  case '#':
+  case '$':
+  case '%':
+  case '&':
+  case '*':
+  case '+':
+  case '/':
+  case '<':
+  case '=':
+  case '>':
+  case '?':
+  case '@':
+  case '^':
+  case '|':
+  case '~':
+  case ':':
+  case '-': return true;
   default: return false;
   }
 }
@@ -105,9 +120,11 @@ void Lexer::skipSpaceAndComments() {
     } else if (c == '-' && pos_ + 1 < text_.size() && text_[pos_ + 1] == '-') {
       // `--` followed by more dashes or a non-symbol starts a line comment.
       uint32_t p = pos_;
-      while (p < text_.size() && text_[p] == '-') ++p;
+      while (p < text_.size() && text_[p] == '-')
+        ++p;
       if (p < text_.size() && isOpChar(text_[p])) return; // an operator like `-->`
-      while (pos_ < text_.size() && text_[pos_] != '\n') ++pos_;
+      while (pos_ < text_.size() && text_[pos_] != '\n')
+        ++pos_;
     } else if (c == '{' && pos_ + 1 < text_.size() && text_[pos_ + 1] == '-') {
       uint32_t start = pos_;
       int depth = 0;
@@ -157,7 +174,8 @@ Token Lexer::lex() {
         ++pos_;
       }
       uint32_t e = pos_;
-      while (e > b && (text_[e - 1] == ' ' || text_[e - 1] == '\t' || text_[e - 1] == '\r')) --e;
+      while (e > b && (text_[e - 1] == ' ' || text_[e - 1] == '\t' || text_[e - 1] == '\r'))
+        --e;
       afterDot_ = false;
       return Token{Tok::Path, col0, b, e};
     }
@@ -168,16 +186,19 @@ Token Lexer::lex() {
   if (c == '.' && col0 && pos_ + 1 < text_.size() && identStart(pos_ + 1)) {
     ++pos_;
     uint32_t len;
-    while (pos_ < text_.size() && identChar(pos_, len)) pos_ += len;
+    while (pos_ < text_.size() && identChar(pos_, len))
+      pos_ += len;
     if (text_.substr(b, pos_ - b) == ".import") afterImport_ = true;
     return tok(Tok::Directive);
   }
   if (c >= '0' && c <= '9') {
-    while (pos_ < text_.size() && text_[pos_] >= '0' && text_[pos_] <= '9') ++pos_;
+    while (pos_ < text_.size() && text_[pos_] >= '0' && text_[pos_] <= '9')
+      ++pos_;
     if (!afterDot_ && pos_ + 1 < text_.size() && text_[pos_] == '.' && text_[pos_ + 1] >= '0' &&
         text_[pos_ + 1] <= '9') {
       ++pos_;
-      while (pos_ < text_.size() && text_[pos_] >= '0' && text_[pos_] <= '9') ++pos_;
+      while (pos_ < text_.size() && text_[pos_] >= '0' && text_[pos_] <= '9')
+        ++pos_;
     }
     if (pos_ < text_.size() && (identStart(pos_) || text_[pos_] == '\''))
       error(b, pos_ + 1, "invalid numeric literal");
@@ -199,14 +220,16 @@ Token Lexer::lex() {
   if (c == '%' && pos_ + 1 < text_.size() && identStart(pos_ + 1)) {
     ++pos_;
     uint32_t len;
-    while (pos_ < text_.size() && (identChar(pos_, len) || text_[pos_] == '.')) pos_ += len;
+    while (pos_ < text_.size() && (identChar(pos_, len) || text_[pos_] == '.'))
+      pos_ += len;
     return tok(Tok::AxiomName);
   }
   if (identStart(pos_)) {
     uint32_t len;
     decode(pos_, len);
     pos_ += len;
-    while (pos_ < text_.size() && identChar(pos_, len)) pos_ += len;
+    while (pos_ < text_.size() && identChar(pos_, len))
+      pos_ += len;
     std::string_view s = text_.substr(b, pos_ - b);
     if (s == "_") return tok(Tok::Hole);
     if (s == "let") return tok(Tok::Let);
@@ -244,7 +267,8 @@ Token Lexer::lex() {
   default: break;
   }
   if (isOpChar(static_cast<char>(c))) {
-    while (pos_ < text_.size() && isOpChar(text_[pos_])) ++pos_;
+    while (pos_ < text_.size() && isOpChar(text_[pos_]))
+      ++pos_;
     std::string_view s = text_.substr(b, pos_ - b);
     if (s == "->") return tok(Tok::Arrow);
     if (s == "=") return tok(Tok::Eq);

@@ -45,7 +45,7 @@ const char* tokName(Tok t);
 
 struct Token {
   Tok kind;
-  bool col0;        // first character is in column 0
+  bool col0; // first character is in column 0
   uint32_t begin, end;
 };
 

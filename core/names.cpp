@@ -25,7 +25,8 @@ struct Interner {
 
   static uint32_t hashOf(std::string_view s) {
     uint64_t h = 0xcbf29ce484222325ull; // FNV-1a, 64-bit
-    for (unsigned char c : s) h = (h ^ c) * 0x100000001b3ull;
+    for (unsigned char c : s)
+      h = (h ^ c) * 0x100000001b3ull;
     return uint32_t(h ^ (h >> 32)) | 1u;
   }
 
@@ -50,7 +51,8 @@ struct Interner {
     for (const Slot& e : old)
       if (e.id) {
         size_t i = e.hash & mask;
-        while (slots[i].id) i = (i + 1) & mask;
+        while (slots[i].id)
+          i = (i + 1) & mask;
         slots[i] = e;
       }
   }

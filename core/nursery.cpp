@@ -123,7 +123,8 @@ void Nursery::collect(const std::vector<Root>& roots) {
   ++collections_;
   static const bool stats = std::getenv("THORIN_GC_STATS") != nullptr;
   if (stats)
-    std::fprintf(stderr, "[nursery] collection %zu: %zu objects survived, %zu cache writes logged\n",
+    std::fprintf(stderr,
+                 "[nursery] collection %zu: %zu objects survived, %zu cache writes logged\n",
                  collections_, fwd.size(), logged);
 }
 

@@ -22,7 +22,8 @@ void Parser::unexpected(const char* expected) {
                                 t.kind == Tok::Then || t.kind == Tok::Else
                             ? " (a reserved word)"
                             : "");
-  Error e(Diagnostic{span(t.begin, t.end), fmt::format("expected {}, found {}", expected, found), {}});
+  Error e(
+      Diagnostic{span(t.begin, t.end), fmt::format("expected {}, found {}", expected, found), {}});
   e.incomplete = t.kind == Tok::Eof && inputContinues();
   throw e;
 }
@@ -40,9 +41,15 @@ bool Parser::inputContinues() const {
   size_t n = toks_.size();
   if (n < 2) return false;
   switch (toks_[n - 2].kind) {
-  case Tok::Eq: case Tok::Colon: case Tok::Arrow: case Tok::Times: case Tok::Dot:
-  case Tok::Comma: case Tok::Semi: case Tok::Lambda: case Tok::Let:
-    return true;
+  case Tok::Eq:
+  case Tok::Colon:
+  case Tok::Arrow:
+  case Tok::Times:
+  case Tok::Dot:
+  case Tok::Comma:
+  case Tok::Semi:
+  case Tok::Lambda:
+  case Tok::Let: return true;
   default: return false;
   }
 }
@@ -95,11 +102,11 @@ void Parser::entry(Entry& out, bool repl) {
   uint32_t b = peek().begin;
   if (at(Tok::Directive)) {
     directive(out);
-  } else if (at(Tok::Ident) &&
-             (peek(1).kind == Tok::Colon || peek(1).kind == Tok::Eq ||
-              (peek(1).kind == Tok::LBracket && peek(2).kind == Tok::Ident &&
-               (!repl || peek(3).kind == Tok::RBracket ||
-                isPragma(std::string_view(src_.text).substr(peek(2).begin, peek(2).end - peek(2).begin)))))) {
+  } else if (at(Tok::Ident) && (peek(1).kind == Tok::Colon || peek(1).kind == Tok::Eq ||
+                                (peek(1).kind == Tok::LBracket && peek(2).kind == Tok::Ident &&
+                                 (!repl || peek(3).kind == Tok::RBracket ||
+                                  isPragma(std::string_view(src_.text).substr(
+                                      peek(2).begin, peek(2).end - peek(2).begin)))))) {
     definition(out);
   } else if (repl) {
     out.kind = EntryKind::Expr;
@@ -183,7 +190,9 @@ Raw* Parser::lambda() {
     uint32_t begin, end;
   };
   std::vector<Binder> bs;
-  auto binderName = [&] { return ident(at(Tok::Hole) ? advance() : expect(Tok::Ident, "a binder name")); };
+  auto binderName = [&] {
+    return ident(at(Tok::Hole) ? advance() : expect(Tok::Ident, "a binder name"));
+  };
   while (!at(Tok::Dot)) {
     uint32_t bb = peek().begin;
     if (at(Tok::Ident) || at(Tok::Hole)) {
@@ -211,7 +220,8 @@ Raw* Parser::lambda() {
       expect(Tok::Colon, "':'");
       Raw* ty = term();
       expect(Tok::RParen, "')'");
-      for (auto& [x, t] : xs) bs.push_back({x, {}, ty, t.begin, t.end});
+      for (auto& [x, t] : xs)
+        bs.push_back({x, {}, ty, t.begin, t.end});
     } else {
       (void)bb;
       unexpected(bs.empty() ? "a binder after 'λ'" : "a binder or '.'");
@@ -283,13 +293,15 @@ Raw* Parser::tryTelescope() {
     size_t groupStart = pos_;
     advance();
     std::vector<Name> xs;
-    while (at(Tok::Ident) || at(Tok::Hole)) xs.push_back(ident(advance()));
+    while (at(Tok::Ident) || at(Tok::Hole))
+      xs.push_back(ident(advance()));
     Raw* ty = nullptr;
     if (xs.empty() || !(at(Tok::Colon) || (impl && at(Tok::RBrace)))) {
       pos_ = groupStart;
       break;
     }
-    if (accept(Tok::Colon)) ty = term();
+    if (accept(Tok::Colon))
+      ty = term();
     else {
       ty = node<Raw>(RKind::Hole, span(gb, peek().end));
     }
@@ -351,9 +363,12 @@ Raw* Parser::sigmaLevel() {
 
 bool Parser::atomStart() const {
   switch (peek().kind) {
-  case Tok::Ident: case Tok::U: case Tok::Hole: case Tok::LParen: case Tok::Number:
-  case Tok::String:
-    return true;
+  case Tok::Ident:
+  case Tok::U:
+  case Tok::Hole:
+  case Tok::LParen:
+  case Tok::Number:
+  case Tok::String: return true;
   default: return false;
   }
 }
@@ -403,14 +418,27 @@ Raw* Parser::atom() {
     r = v;
     break;
   }
-  case Tok::U: advance(); r = node<Raw>(RKind::U, span(t.begin, t.end)); break;
-  case Tok::Hole: advance(); r = node<Raw>(RKind::Hole, span(t.begin, t.end)); break;
-  case Tok::Number: advance(); r = node<RLit>(RKind::Number, span(t.begin, t.end)); break;
-  case Tok::String: advance(); r = node<RLit>(RKind::String, span(t.begin, t.end)); break;
+  case Tok::U:
+    advance();
+    r = node<Raw>(RKind::U, span(t.begin, t.end));
+    break;
+  case Tok::Hole:
+    advance();
+    r = node<Raw>(RKind::Hole, span(t.begin, t.end));
+    break;
+  case Tok::Number:
+    advance();
+    r = node<RLit>(RKind::Number, span(t.begin, t.end));
+    break;
+  case Tok::String:
+    advance();
+    r = node<RLit>(RKind::String, span(t.begin, t.end));
+    break;
   case Tok::LParen: {
     advance();
     std::vector<Raw*> items{term()};
-    while (accept(Tok::Comma)) items.push_back(term());
+    while (accept(Tok::Comma))
+      items.push_back(term());
     Token close = expect(Tok::RParen, items.size() > 1 ? "',' or ')'" : "')'");
     r = items.back();
     for (size_t i = items.size() - 1; i-- > 0;) {
@@ -439,9 +467,12 @@ Raw* Parser::postfix(Raw* t) {
     p->t = t;
     std::string_view s = std::string_view(src_.text).substr(f.begin, f.end - f.begin);
     if (f.kind == Tok::Number) {
-      if (s == "1") p->proj = ProjKind::Fst;
-      else if (s == "2") p->proj = ProjKind::Snd;
-      else fail(span(f.begin, f.end), "a pair has only the projections .1 and .2");
+      if (s == "1")
+        p->proj = ProjKind::Fst;
+      else if (s == "2")
+        p->proj = ProjKind::Snd;
+      else
+        fail(span(f.begin, f.end), "a pair has only the projections .1 and .2");
     } else {
       p->proj = ProjKind::Field;
       p->field = ident(f);

@@ -23,7 +23,8 @@ struct Printer {
         if (x == c) return true;
       return false;
     };
-    while (taken(s)) s += '\'';
+    while (taken(s))
+      s += '\'';
     return s;
   }
 
@@ -35,8 +36,10 @@ struct Printer {
   }
 
   void var(uint32_t ix) {
-    if (ix < names.size()) out += names[names.size() - 1 - ix];
-    else out += fmt::format("@{}", ix); // ill-scoped (never for well-formed terms)
+    if (ix < names.size())
+      out += names[names.size() - 1 - ix];
+    else
+      out += fmt::format("@{}", ix); // ill-scoped (never for well-formed terms)
   }
 
   static bool usesVar(const Tm* t, uint32_t ix) { return freeIn(t, ix); }
@@ -61,7 +64,8 @@ struct Printer {
     case TTag::Irrelevant: out += "_"; break;
     case TTag::InsertedMeta: {
       bool any = false;
-      for (uint32_t i = 0; i < t->m; ++i) any |= t->mask[i] != 0;
+      for (uint32_t i = 0; i < t->m; ++i)
+        any |= t->mask[i] != 0;
       open(any && prec > PApp);
       out += fmt::format("?{}", t->n);
       for (uint32_t i = 0; i < t->m; ++i)
@@ -115,7 +119,8 @@ struct Printer {
       open(prec > PPi);
       size_t pushed = 0;
       auto named = [&](const Tm* p) {
-        return p->tag == TTag::Pi && (p->icit == Icit::Impl || (str(p->name) != "_" && usesVar(p->b, 0)));
+        return p->tag == TTag::Pi &&
+               (p->icit == Icit::Impl || (str(p->name) != "_" && usesVar(p->b, 0)));
       };
       // Telescope: consecutive binders with the same icity and the same domain
       // are grouped, `{A B : U}`.
@@ -193,8 +198,10 @@ struct Printer {
     case TTag::Proj2:
     case TTag::Field:
       print(t->a, PAtom);
-      if (t->tag == TTag::Field) out += fmt::format(".{}", str(t->name));
-      else out += t->tag == TTag::Proj1 ? ".1" : ".2";
+      if (t->tag == TTag::Field)
+        out += fmt::format(".{}", str(t->name));
+      else
+        out += t->tag == TTag::Proj1 ? ".1" : ".2";
       break;
     case TTag::Let: {
       open(prec > PLet);
@@ -229,7 +236,9 @@ struct RawPrinter {
     case RKind::U: out += 'U'; break;
     case RKind::Hole: out += '_'; break;
     case RKind::Number:
-    case RKind::String: out += std::string_view(r->span.src->text).substr(r->span.begin, r->span.end - r->span.begin); break;
+    case RKind::String:
+      out += std::string_view(r->span.src->text).substr(r->span.begin, r->span.end - r->span.begin);
+      break;
     case RKind::App: {
       open(prec > PApp);
       auto* a = static_cast<const RApp*>(r);
@@ -255,7 +264,8 @@ struct RawPrinter {
       while (r->kind == RKind::Lam) {
         auto* l = static_cast<const RLam*>(r);
         out += ' ';
-        if (l->info.named) out += fmt::format("{{{} = {}}}", str(l->info.named), str(l->x));
+        if (l->info.named)
+          out += fmt::format("{{{} = {}}}", str(l->info.named), str(l->x));
         else if (l->info.icit == Icit::Impl) {
           out += fmt::format("{{{}", str(l->x));
           if (l->ty) {
@@ -322,8 +332,10 @@ struct RawPrinter {
     case RKind::Proj: {
       auto* p = static_cast<const RProj*>(r);
       print(p->t, PAtom);
-      if (p->proj == ProjKind::Field) out += fmt::format(".{}", str(p->field));
-      else out += p->proj == ProjKind::Fst ? ".1" : ".2";
+      if (p->proj == ProjKind::Field)
+        out += fmt::format(".{}", str(p->field));
+      else
+        out += p->proj == ProjKind::Fst ? ".1" : ".2";
       break;
     }
     case RKind::Let: {
@@ -355,7 +367,8 @@ std::string show(const Raw* r) {
 
 std::string show(const World& w, const Tm* t, std::vector<Name> ctx) {
   Printer p{w, {}, {}};
-  for (Name n : ctx) p.names.push_back(p.fresh(n));
+  for (Name n : ctx)
+    p.names.push_back(p.fresh(n));
   p.print(t, PLet);
   return std::move(p.out);
 }

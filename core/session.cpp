@@ -17,8 +17,7 @@ std::string preludeDir() {
   return THORIN_PRELUDE_DIR;
 }
 
-Session::Session(std::ostream& out, std::ostream& err, Options o)
-    : opts(o), out_(out), err_(err) {
+Session::Session(std::ostream& out, std::ostream& err, Options o) : opts(o), out_(out), err_(err) {
   world_ = std::make_unique<World>();
   top_ = std::make_unique<TopLevel>(*world_, out_, err_, opts);
   if (opts.prelude) loadPrelude(*top_);
@@ -40,7 +39,7 @@ bool Session::loadPrelude(TopLevel& tl) {
 
 bool Session::load(const std::vector<std::string>& files) {
   world_->scratch.clear(0); // the old world's values are not needed any more
-  files_ = files;             // the target of `:r`, even if this load fails
+  files_ = files;           // the target of `:r`, even if this load fails
   if (pristine_) {
     // Nothing but the prelude yet: load into this world, roll back on failure.
     auto snap = world_->snapshot();

@@ -30,7 +30,8 @@ std::string_view Source::lineText(uint32_t line) const {
   uint32_t start = lineStarts[line - 1];
   uint32_t end = line < lineStarts.size() ? lineStarts[line] : uint32_t(text.size());
   std::string_view s = std::string_view(text).substr(start, end - start);
-  while (!s.empty() && (s.back() == '\n' || s.back() == '\r')) s.remove_suffix(1);
+  while (!s.empty() && (s.back() == '\n' || s.back() == '\r'))
+    s.remove_suffix(1);
   return s;
 }
 

@@ -13,7 +13,7 @@ enum class Icit : uint8_t { Expl, Impl };
 /// How an argument or lambda binder is given: `t`, `{t}`, or `{x = t}`.
 struct ArgInfo {
   Icit icit = Icit::Expl;
-  Name named;     // non-empty for `{x = t}`
+  Name named;      // non-empty for `{x = t}`
   Span nameSpan{}; // the span of that name
 };
 
@@ -74,14 +74,14 @@ enum class EntryKind : uint8_t { Def, Import, Check, Nf, Postulate, Expr, Other 
 
 struct Entry {
   EntryKind kind;
-  Span span;      // the whole entry
-  Name name;      // Def / Postulate
+  Span span; // the whole entry
+  Name name; // Def / Postulate
   Span nameSpan;
   Raw* ty = nullptr;  // Def (optional) / Postulate
   Raw* def = nullptr; // Def body / Check / Nf / Expr term
   bool elabtime = false, nftime = false;
-  std::string path;       // Import
-  std::string directive;  // Other: the directive's name, e.g. ".eval"
+  std::string path;      // Import
+  std::string directive; // Other: the directive's name, e.g. ".eval"
 };
 
 } // namespace thorin

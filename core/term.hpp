@@ -9,8 +9,8 @@
 
 namespace thorin {
 
-using Ix = uint32_t;     // de Bruijn index
-using Lvl = uint32_t;    // de Bruijn level
+using Ix = uint32_t;  // de Bruijn index
+using Lvl = uint32_t; // de Bruijn level
 using MetaId = uint32_t;
 using TopId = uint32_t;
 
@@ -29,7 +29,7 @@ enum class TTag : uint8_t {
   Field,        // a.name: n = number of .2 before the final .1 (printing only)
   Let,          // name, a = type, b = definition, c = body
   U,
-  Irrelevant,   // placeholder that unifies with anything (never in user terms)
+  Irrelevant, // placeholder that unifies with anything (never in user terms)
 };
 
 struct Tm {

@@ -32,7 +32,8 @@ void TopLevel::printError(const Error& e) {
 
 // Runs `body` as a transaction on the world: on any failure the error is
 // printed (while its source is still alive) and the world rolled back.
-template <class F> static bool transaction(World& w, TopLevel& tl, Span where, bool keep, F&& body) {
+template <class F>
+static bool transaction(World& w, TopLevel& tl, Span where, bool keep, F&& body) {
   auto snap = w.snapshot();
   auto failWith = [&](const std::string& msg, std::vector<std::string> notes = {}) {
     tl.printError(Error(Diagnostic{where, msg, std::move(notes)}));
@@ -88,7 +89,8 @@ bool TopLevel::loadFile(const std::string& path, Span from, bool prelude) {
   if (ec) canon = path;
   if (auto it = std::find(loading_.begin(), loading_.end(), canon); it != loading_.end()) {
     std::string cycle;
-    for (auto i = it; i != loading_.end(); ++i) cycle += loadingShown_[size_t(i - loading_.begin())] + " → ";
+    for (auto i = it; i != loading_.end(); ++i)
+      cycle += loadingShown_[size_t(i - loading_.begin())] + " → ";
     cycle += path;
     printError(Error(Diagnostic{from, "import cycle: " + cycle, {}}));
     return false;
@@ -97,7 +99,8 @@ bool TopLevel::loadFile(const std::string& path, Span from, bool prelude) {
     return true;
   std::string text;
   if (!readFile(path, text)) {
-    printError(Error(Diagnostic{from, fmt::format("cannot open file '{}': {}", path, std::strerror(errno)), {}}));
+    printError(Error(Diagnostic{
+        from, fmt::format("cannot open file '{}': {}", path, std::strerror(errno)), {}}));
     return false;
   }
   return loadSource(path, std::move(text), canon, prelude);
@@ -170,12 +173,10 @@ void TopLevel::elaborate(const Entry& e, bool prelude) {
   case EntryKind::Check: showQuery(e.def, Show::Type); break;
   case EntryKind::Nf: showQuery(e.def, Show::NormalForm); break;
   case EntryKind::Expr: showQuery(e.def, Show::Both); break;
-  case EntryKind::Import:
-    fail(e.span, ".import is only allowed in files (use :l at the prompt)");
+  case EntryKind::Import: fail(e.span, ".import is only allowed in files (use :l at the prompt)");
   case EntryKind::Other: break;
   }
 }
-
 
 void TopLevel::define(const Entry& e, bool prelude) {
   w_.beginEntry();

@@ -14,8 +14,8 @@
 namespace thorin {
 
 struct Options {
-  bool time = false;    // print parse/elaboration time per file (`--time`, `:time`)
-  bool prelude = true;  // load prelude/*.thorin into every new world
+  bool time = false;   // print parse/elaboration time per file (`--time`, `:time`)
+  bool prelude = true; // load prelude/*.thorin into every new world
 };
 
 struct Timer {

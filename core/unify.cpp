@@ -23,7 +23,8 @@ Tm* varTm(Arena& a, Ix i) {
 // Spine entries, oldest first.
 void spineToVec(Spine* sp, std::vector<Spine*>& out) {
   out.clear();
-  for (; sp; sp = sp->prev) out.push_back(sp);
+  for (; sp; sp = sp->prev)
+    out.push_back(sp);
   std::reverse(out.begin(), out.end());
 }
 } // namespace
@@ -228,7 +229,8 @@ Tm* Unifier::lams(MetaId m, const std::vector<Icit>& icits, Tm* body) {
   const MetaEntry& e = w_.metas[m];
   if (e.boundNames && e.nBound == icits.size()) names.assign(e.boundNames, e.boundNames + e.nBound);
   for (Tm* ty = names.empty() ? w_.metaTypeTm(m) : nullptr; names.size() < icits.size();) {
-    if (ty && ty->tag == TTag::Let) ty = ty->c;
+    if (ty && ty->tag == TTag::Let)
+      ty = ty->c;
     else if (ty && ty->tag == TTag::Pi) {
       names.push_back(ty->name);
       ty = ty->b;
@@ -258,7 +260,8 @@ bool Unifier::solve(Lvl l, Val* flex, Val* rhs) {
   if (!invert(l, flex->sp, ren, keep, linear)) return false;
   std::vector<Icit>& icits = icitsBuf_;
   icits.clear();
-  for (Spine* s = flex->sp; s; s = s->prev) icits.push_back(s->icit);
+  for (Spine* s = flex->sp; s; s = s->prev)
+    icits.push_back(s->icit);
   std::reverse(icits.begin(), icits.end());
   try {
     if (!linear) pruneTy(keep, w_.metaType(m));
@@ -344,7 +347,8 @@ Tm* Unifier::renameFlex(PRen& ren, MetaId m, Spine* sp) {
   Spine** args = w_.scratch.array<Spine*>(n);
   {
     uint32_t i = n;
-    for (Spine* s = sp; s; s = s->prev) args[--i] = s;
+    for (Spine* s = sp; s; s = s->prev)
+      args[--i] = s;
   }
   for (uint32_t i = 0; i < n; ++i)
     if (args[i]->kind != Elim::App) {
@@ -501,7 +505,8 @@ Tm* Unifier::pruneTy(const std::vector<bool>& keep, Val* ty) {
 MetaId Unifier::pruneMeta(const std::vector<bool>& keep, MetaId m) {
   Tm* prunedTy = pruneTy(keep, w_.metaType(m));
   uint32_t kept = 0;
-  for (bool k : keep) kept += k;
+  for (bool k : keep)
+    kept += k;
   MetaEntry& old = w_.metas[m];
   MetaId m2 = newMeta(w_, prunedTy, kept, old.span, old.origin);
   Tm* body = mkTm(w_.perm, TTag::Meta);
@@ -580,7 +585,8 @@ Tm* etaContract(Arena& a, Tm* t) {
   if (k == 0) return t;
   for (Ix i = 0; i < k; ++i)
     if (freeIn(f, i)) return t;
-  for (size_t i = 0; i < k; ++i) f = strengthen(a, f, 0);
+  for (size_t i = 0; i < k; ++i)
+    f = strengthen(a, f, 0);
   for (size_t i = lams.size() - k; i-- > 0;) {
     Tm* l = a.make<Tm>(*lams[i]);
     l->a = f;

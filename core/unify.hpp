@@ -31,8 +31,8 @@ private:
     ~PRen() { --owner.mapsInUse_; }
     PRen(const PRen&) = delete;
     Unifier& owner;
-    int64_t occ = -1;        // meta being solved (for the occurs check)
-    Lvl dom = 0, cod = 0;    // sizes of the solution's and the problem's contexts
+    int64_t occ = -1;          // meta being solved (for the occurs check)
+    Lvl dom = 0, cod = 0;      // sizes of the solution's and the problem's contexts
     std::vector<int32_t>& map; // cod level → dom level or -1
     void lift() {
       map.push_back(int32_t(dom));

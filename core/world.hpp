@@ -29,7 +29,16 @@ struct TopEntry {
 
 /// Why a meta was created (for the "unsolved metavariable" message).
 struct MetaOrigin {
-  enum Kind : uint8_t { Hole, HoleType, Implicit, BinderType, Domain, Codomain, FirstType, SecondType };
+  enum Kind : uint8_t {
+    Hole,
+    HoleType,
+    Implicit,
+    BinderType,
+    Domain,
+    Codomain,
+    FirstType,
+    SecondType
+  };
   Kind kind = Hole;
   Name name; // the implicit argument's or the binder's name
   std::string describe() const;
@@ -41,13 +50,13 @@ struct MetaEntry {
   // metas are solved without anyone asking for it) from `ctx`/`tyInCtx`,
   // which are only valid while the meta's own entry is being elaborated.
   Tm* type = nullptr;
-  uint32_t ctxLen;        // number of context binders in `type` (Π or let)
-  bool lazyType = false;      // `type` is still to be built from ctx/tyInCtx
-  const void* ctx = nullptr;  // the elaborator's context (Local*) at creation
-  Val* tyInCtx = nullptr;     // the meta's type in that context
+  uint32_t ctxLen;                  // number of context binders in `type` (Π or let)
+  bool lazyType = false;            // `type` is still to be built from ctx/tyInCtx
+  const void* ctx = nullptr;        // the elaborator's context (Local*) at creation
+  Val* tyInCtx = nullptr;           // the meta's type in that context
   const Name* boundNames = nullptr; // names of the bound variables it is applied to
   uint32_t nBound = 0;
-  uint32_t block;         // the top-level entry that created it
+  uint32_t block; // the top-level entry that created it
   Span span;
   MetaOrigin origin;
   uint32_t epoch = 0;
@@ -79,7 +88,7 @@ public:
   // `nursery` is set, cache writes into values are logged so that the
   // collector can drop caches that would point at freed memory.
   class Nursery* nursery = nullptr;
-  uint32_t gen = 0;        // id of the active nursery, stamped on new values
+  uint32_t gen = 0; // id of the active nursery, stamped on new values
   uint32_t lastGen = 0;
   std::vector<Val*> cacheLog;
   Arena survivors[2];

@@ -11,13 +11,15 @@ struct Zonker {
   Arena& out;
 
   bool metaHeaded(Tm* t) {
-    while (t->tag == TTag::App) t = t->a;
+    while (t->tag == TTag::App)
+      t = t->a;
     return (t->tag == TTag::Meta || t->tag == TTag::InsertedMeta) && w.metas[t->n].solution;
   }
 
   Env* envFor(Lvl lvl) {
     Env* e = nullptr;
-    for (Lvl i = 0; i < lvl; ++i) e = extend(w, e, w.var(i));
+    for (Lvl i = 0; i < lvl; ++i)
+      e = extend(w, e, w.var(i));
     return e;
   }
 

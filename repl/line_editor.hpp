@@ -10,7 +10,8 @@ namespace thorin {
 
 class LineEditor {
 public:
-  using Completer = std::function<std::vector<std::string>(const std::string& line, const std::string& word)>;
+  using Completer =
+      std::function<std::vector<std::string>(const std::string& line, const std::string& word)>;
   LineEditor(bool interactive, std::string historyFile, Completer completer);
   ~LineEditor();
   /// Next line, or nullopt at end of input (Ctrl-D). A Ctrl-C at the prompt

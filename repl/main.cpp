@@ -68,8 +68,10 @@ int realMain(void* p) {
   if (!args.files.empty()) s.load(args.files);
   bool tty = isatty(STDIN_FILENO);
   std::string hist;
-  if (const char* h = std::getenv("THORIN_HISTORY")) hist = h;
-  else if (const char* home = std::getenv("HOME")) hist = std::string(home) + "/.thorin_history";
+  if (const char* h = std::getenv("THORIN_HISTORY"))
+    hist = h;
+  else if (const char* home = std::getenv("HOME"))
+    hist = std::string(home) + "/.thorin_history";
   Repl repl(s, std::cout, std::cerr);
   if (tty) std::cout << "thorin " THORIN_VERSION " — type :? for help, :q to quit\n";
   LineEditor ed(tty, hist, [&](const std::string& line, const std::string& word) {

@@ -28,7 +28,8 @@ const std::vector<Repl::Command> Repl::commands_ = {
     {"nf", "EXPR", "show the normal form of an expression", &Repl::cmdNormal},
     {"n", "NAME|EXPR", "show the normal form of a definition or expression", &Repl::cmdNormal},
     {"e", "NAME", "show a definition's elaborated term (with metavariables)", &Repl::cmdElaborated},
-    {"z", "NAME", "show a definition's elaborated term with metavariables solved", &Repl::cmdZonked},
+    {"z", "NAME", "show a definition's elaborated term with metavariables solved",
+     &Repl::cmdZonked},
     {"out", "", "show the whole elaboration output (definitions and metas)", &Repl::cmdOutput},
     {"browse", "", "list the definitions in scope with their types", &Repl::cmdBrowse},
     {"bro", "", "", &Repl::cmdBrowse},
@@ -54,7 +55,8 @@ static std::vector<std::string> words(const std::string& s) {
   std::istringstream in(s);
   std::vector<std::string> out;
   std::string w;
-  while (in >> w) out.push_back(w);
+  while (in >> w)
+    out.push_back(w);
   return out;
 }
 
@@ -77,11 +79,14 @@ bool Repl::handle(const std::string& raw) {
     if (!cmd) { // unique prefix, as in GHCi
       std::vector<const Command*> cands;
       for (auto& c : commands_)
-        if (!name.empty() && std::string_view(c.name).starts_with(name) && *c.help) cands.push_back(&c);
-      if (cands.size() == 1) cmd = cands[0];
+        if (!name.empty() && std::string_view(c.name).starts_with(name) && *c.help)
+          cands.push_back(&c);
+      if (cands.size() == 1)
+        cmd = cands[0];
       else if (cands.size() > 1) {
         std::string list;
-        for (auto* c : cands) list += fmt::format(" :{}", c->name);
+        for (auto* c : cands)
+          list += fmt::format(" :{}", c->name);
         out_.flush();
         err_ << fmt::format("error: ambiguous command ':{}' (could be{})\n", name, list);
         return true;
@@ -177,7 +182,8 @@ int32_t Repl::topByName(const std::string& name, bool report) {
 static bool isName(const std::string& s) {
   if (s.empty()) return false;
   for (char c : s)
-    if (c == ' ' || c == '(' || c == ')' || c == '{' || c == '}' || c == '.' || c == ',') return false;
+    if (c == ' ' || c == '(' || c == ')' || c == '{' || c == '}' || c == '.' || c == ',')
+      return false;
   return true;
 }
 
@@ -296,8 +302,8 @@ void Repl::cmdInfo(const std::string& a) {
   auto& e = w.tops[id];
   if (e.span.src) {
     auto lc = e.span.src->lineCol(e.span.begin);
-    out_ << fmt::format("{} is {} at {}:{}:{}\n", a, e.def ? "defined" : "postulated", e.span.src->path,
-                        lc.line, lc.col);
+    out_ << fmt::format("{} is {} at {}:{}:{}\n", a, e.def ? "defined" : "postulated",
+                        e.span.src->path, lc.line, lc.col);
   }
   w.beginEntry();
   out_ << a << " : " << show(w, zonk(w, w.scratch, e.type)) << "\n";
@@ -321,8 +327,8 @@ static long procStatusKb(const char* key) {
 void Repl::cmdStats(const std::string&) {
   World& w = s_.world();
   out_ << fmt::format("definitions: {}, metavariables: {}\n", w.tops.size(), w.metas.size());
-  out_ << fmt::format("term memory: {} KiB, scratch memory: {} KiB\n", w.perm.bytesReserved() / 1024,
-                      w.scratch.bytesReserved() / 1024);
+  out_ << fmt::format("term memory: {} KiB, scratch memory: {} KiB\n",
+                      w.perm.bytesReserved() / 1024, w.scratch.bytesReserved() / 1024);
   out_ << fmt::format("resident memory: {} KiB (peak {} KiB)\n", procStatusKb("VmRSS:"),
                       procStatusKb("VmHWM:"));
 }
@@ -370,9 +376,8 @@ std::vector<std::string> Repl::complete(const std::string& line, const std::stri
     for (auto& e : fs::directory_iterator(dir, ec)) {
       std::string f = e.path().filename().string();
       if (!f.starts_with(prefix)) continue;
-      std::string full = (p.has_parent_path() || (!word.empty() && word.back() == '/'))
-                             ? (dir / f).string()
-                             : f;
+      std::string full =
+          (p.has_parent_path() || (!word.empty() && word.back() == '/')) ? (dir / f).string() : f;
       if (e.is_directory()) full += "/";
       out.push_back(full);
     }

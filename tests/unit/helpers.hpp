@@ -19,7 +19,9 @@ struct Program {
   std::ostringstream out, err;
   TopLevel tl{w, out, err, opts};
   bool ok;
-  explicit Program(const std::string& text) { ok = tl.loadSource("test.thorin", text, "test.thorin"); }
+  explicit Program(const std::string& text) {
+    ok = tl.loadSource("test.thorin", text, "test.thorin");
+  }
   TopId top(const char* name) {
     int32_t id = w.lookupTop(intern(name));
     REQUIRE(id >= 0);

@@ -9,7 +9,8 @@ static std::vector<Tok> kinds(const std::string& text) {
   Source src("t", text);
   Lexer lx(src);
   std::vector<Tok> out;
-  for (auto& t : lx.all()) out.push_back(t.kind);
+  for (auto& t : lx.all())
+    out.push_back(t.kind);
   return out;
 }
 
@@ -17,7 +18,8 @@ TEST_CASE("lexer: unicode and ASCII spellings of the same symbols") {
   CHECK(kinds("λ x. x") == kinds("\\x. x"));
   CHECK(kinds("A → B") == kinds("A -> B"));
   CHECK(kinds("A × B") == kinds("A ** B"));
-  CHECK(kinds("λ x. x") == std::vector<Tok>{Tok::Lambda, Tok::Ident, Tok::Dot, Tok::Ident, Tok::Eof});
+  CHECK(kinds("λ x. x") ==
+        std::vector<Tok>{Tok::Lambda, Tok::Ident, Tok::Dot, Tok::Ident, Tok::Eof});
 }
 
 TEST_CASE("lexer: UTF-8 identifiers, primes, digits") {
@@ -25,7 +27,8 @@ TEST_CASE("lexer: UTF-8 identifiers, primes, digits") {
   Lexer lx(src);
   auto ts = lx.all();
   REQUIRE(ts.size() == 6);
-  for (int i = 0; i < 4; ++i) CHECK(ts[i].kind == Tok::Ident);
+  for (int i = 0; i < 4; ++i)
+    CHECK(ts[i].kind == Tok::Ident);
   CHECK(ts[4].kind == Tok::Hole);
   CHECK(src.text.substr(ts[0].begin, ts[0].end - ts[0].begin) == "Γ");
   CHECK(src.text.substr(ts[2].begin, ts[2].end - ts[2].begin) == "x₁");
@@ -54,7 +57,8 @@ TEST_CASE("lexer: unterminated comment is a located error") {
 }
 
 TEST_CASE("lexer: projections lex as separate tokens") {
-  CHECK(kinds("p.1.2") == std::vector<Tok>{Tok::Ident, Tok::Dot, Tok::Number, Tok::Dot, Tok::Number, Tok::Eof});
+  CHECK(kinds("p.1.2") ==
+        std::vector<Tok>{Tok::Ident, Tok::Dot, Tok::Number, Tok::Dot, Tok::Number, Tok::Eof});
 }
 
 TEST_CASE("lexer: layout — entries split at column-0 tokens") {

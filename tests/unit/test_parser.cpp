@@ -15,15 +15,19 @@ std::string S(Raw* r) {
   case RKind::Lam: {
     auto* l = as<RLam>(r);
     std::string b = std::string(str(l->x));
-    if (l->info.named) b = "{" + std::string(str(l->info.named)) + "=" + b + "}";
-    else if (l->info.icit == Icit::Impl) b = "{" + b + "}";
+    if (l->info.named)
+      b = "{" + std::string(str(l->info.named)) + "=" + b + "}";
+    else if (l->info.icit == Icit::Impl)
+      b = "{" + b + "}";
     return "(λ" + b + "." + S(l->body) + ")";
   }
   case RKind::App: {
     auto* a = as<RApp>(r);
     std::string arg = S(a->arg);
-    if (a->info.named) arg = "{" + std::string(str(a->info.named)) + "=" + arg + "}";
-    else if (a->info.icit == Icit::Impl) arg = "{" + arg + "}";
+    if (a->info.named)
+      arg = "{" + std::string(str(a->info.named)) + "=" + arg + "}";
+    else if (a->info.icit == Icit::Impl)
+      arg = "{" + arg + "}";
     return "(" + S(a->fn) + " " + arg + ")";
   }
   case RKind::Pi: {
@@ -39,11 +43,14 @@ std::string S(Raw* r) {
   case RKind::Pair: return "<" + S(as<RPair>(r)->fst) + "," + S(as<RPair>(r)->snd) + ">";
   case RKind::Proj: {
     auto* p = as<RProj>(r);
-    return S(p->t) + (p->proj == ProjKind::Fst ? ".1" : p->proj == ProjKind::Snd ? ".2" : "." + std::string(str(p->field)));
+    return S(p->t) + (p->proj == ProjKind::Fst   ? ".1"
+                      : p->proj == ProjKind::Snd ? ".2"
+                                                 : "." + std::string(str(p->field)));
   }
   case RKind::Let: {
     auto* l = as<RLet>(r);
-    return "(let " + std::string(str(l->x)) + (l->ty ? ":" + S(l->ty) : "") + "=" + S(l->def) + ";" + S(l->body) + ")";
+    return "(let " + std::string(str(l->x)) + (l->ty ? ":" + S(l->ty) : "") + "=" + S(l->def) +
+           ";" + S(l->body) + ")";
   }
   default: return "?";
   }
@@ -114,7 +121,8 @@ TEST_CASE("parser: let and trailing lambda arguments") {
 TEST_CASE("parser: errors are located") {
   CHECK(parseError("(a b") == "9: expected ')', found end of input");
   CHECK(parseError("λ . x") == "7: expected a binder after 'λ', found '.'");
-  CHECK(parseError("let x = U x") == "16: expected ';' after the let-bound definition, found end of input");
+  CHECK(parseError("let x = U x") ==
+        "16: expected ';' after the let-bound definition, found end of input");
   CHECK(parseError("p.3") == "7: a pair has only the projections .1 and .2");
 }
 

@@ -30,7 +30,8 @@ TEST_CASE("unify: solves a meta and keeps top-level names (eta-short)") {
 }
 
 TEST_CASE("unify: convertible by unfolding, not by names") {
-  Program p(std::string(kChurch) + "two : Nat = suc (suc zero)\ntwo' : Nat = add (suc zero) (suc zero)\nthree : Nat = suc two\n");
+  Program p(std::string(kChurch) + "two : Nat = suc (suc zero)\ntwo' : Nat = add (suc zero) (suc "
+                                   "zero)\nthree : Nat = suc two\n");
   REQUIRE(p.ok);
   World& w = p.w;
   w.beginEntry();
