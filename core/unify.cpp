@@ -39,6 +39,7 @@ bool Unifier::unify(Lvl l, Val* t, Val* u) {
 
 bool Unifier::goSp(Lvl l, Spine* a, Spine* b, UMode m) {
   if ((a ? a->len : 0) != (b ? b->len : 0)) return false;
+  if (!a) return true;
   RootScope roots(roots_, &a, &b);
   for (; a; a = a->prev, b = b->prev) {
     if (a->kind != b->kind) return false;
@@ -55,8 +56,10 @@ bool Unifier::goSpInit(Lvl l, Spine* a, Spine* b, UMode m, Val*& lastA, Val*& la
   if ((a ? a->len : 0) != (b ? b->len : 0)) return false;
   if (!a) return true;
   if (a->kind != b->kind) return false;
-  RootScope roots(roots_, &a, &b);
-  if (!goSp(l, a->prev, b->prev, m)) return false;
+  if (a->prev) { // only then can a nested comparison (and a collection) happen
+    RootScope roots(roots_, &a, &b);
+    if (!goSp(l, a->prev, b->prev, m)) return false;
+  }
   if (a->kind == Elim::App) {
     lastA = a->arg;
     lastB = b->arg;
