@@ -138,7 +138,17 @@ void Parser::definition(Entry& out) {
     expect(Tok::RBracket, "']'");
   }
   if (accept(Tok::Colon)) out.ty = term();
-  if (!accept(Tok::Eq)) unexpected(out.ty ? "'=' and the definition" : "':' or '='");
+  if (!accept(Tok::Eq)) {
+    if (out.ty && at(Tok::Eof) && inFile_ && !lexer_.atEnd()) {
+      // Agda style (`f : A` then `f = t` on its own line) is the usual slip.
+      const Token& t = peek();
+      fail(span(t.begin, t.end),
+           "expected '=' and the definition, found the end of this entry (the next line starts "
+           "in column 0)",
+           {"a definition is `name : type = term`; to put `= term` on the next line, indent it"});
+    }
+    unexpected(out.ty ? "'=' and the definition" : "':' or '='");
+  }
   out.def = term();
 }
 
