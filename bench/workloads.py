@@ -7,6 +7,21 @@ Conventions that keep the translation simple: λ binders are plain names
 binders without types are written `{a b} → …`, no Σ-types, no `{x}` arguments.
 """
 
+# de Bruijn variables as terms: the same in stlc and stlcSmall.
+DE_BRUIJN = r"""
+v0 : {G A} → Tm (snoc G A) A
+  = var vz
+
+v1 : {G A B} → Tm (snoc (snoc G A) B) A
+  = var (vs vz)
+
+v2 : {G A B C} → Tm (snoc (snoc (snoc G A) B) C) A
+  = var (vs (vs vz))
+
+v3 : {G A B C D} → Tm (snoc (snoc (snoc (snoc G A) B) C) D) A
+  = var (vs (vs (vs vz)))
+"""
+
 # Contexts and variables: the same in stlc and stlcSmall.
 CON_VAR = r"""
 Con : U
@@ -128,18 +143,7 @@ rec : {G A} → Tm G nat → Tm G (arr nat (arr A A)) → Tm G A → Tm G A
         (u Tm var lam app tt pair fst snd left right cse zero suc rec)
         (v Tm var lam app tt pair fst snd left right cse zero suc rec)
 
-v0 : {G A} → Tm (snoc G A) A
-  = var vz
-
-v1 : {G A B} → Tm (snoc (snoc G A) B) A
-  = var (vs vz)
-
-v2 : {G A B C} → Tm (snoc (snoc (snoc G A) B) C) A
-  = var (vs (vs vz))
-
-v3 : {G A B C D} → Tm (snoc (snoc (snoc (snoc G A) B) C) D) A
-  = var (vs (vs (vs vz)))
-
+{DE_BRUIJN}
 tbool : Ty
   = sum top top
 
@@ -168,7 +172,7 @@ mul : {G} → Tm G (arr nat (arr nat nat))
 fact : {G} → Tm G (arr nat nat)
   = lam (rec v0 (lam (lam (app (app mul (suc v1)) v0)))
                 (suc zero))
-""".replace("{CON_VAR}", CON_VAR.strip("\n") + "\n\n")
+""".replace("{CON_VAR}", CON_VAR.strip("\n") + "\n\n").replace("{DE_BRUIJN}", DE_BRUIJN)
 
 
 def stlc_less_impl(src):
@@ -218,24 +222,13 @@ lam : {G A B} → Tm (snoc G A) B → Tm G (arr A B)
 app : {G A B} → Tm G (arr A B) → Tm G A → Tm G B
   = λ t u Tm var lam app. app _ _ _ (t Tm var lam app) (u Tm var lam app)
 
-v0 : {G A} → Tm (snoc G A) A
-  = var vz
-
-v1 : {G A B} → Tm (snoc (snoc G A) B) A
-  = var (vs vz)
-
-v2 : {G A B C} → Tm (snoc (snoc (snoc G A) B) C) A
-  = var (vs (vs vz))
-
-v3 : {G A B C D} → Tm (snoc (snoc (snoc (snoc G A) B) C) D) A
-  = var (vs (vs (vs vz)))
-
+{DE_BRUIJN}
 v4 : {G A B C D E} → Tm (snoc (snoc (snoc (snoc (snoc G A) B) C) D) E) A
   = var (vs (vs (vs (vs vz))))
 
 test : {G A} → Tm G (arr (arr A A) (arr A A))
   = lam (lam (app v1 (app v1 (app v1 (app v1 (app v1 (app v1 v0)))))))
-""".replace("{CON_VAR}", CON_VAR.strip("\n") + "\n\n")
+""".replace("{CON_VAR}", CON_VAR.strip("\n") + "\n\n").replace("{DE_BRUIJN}", DE_BRUIJN)
 
 CHURCH = r"""
 Nat : U
