@@ -8,8 +8,7 @@ binders without types are written `{a b} → …`, no Σ-types, no `{x}` argumen
 """
 
 # de Bruijn variables as terms: the same in stlc and stlcSmall.
-DE_BRUIJN = r"""
-v0 : {G A} → Tm (snoc G A) A
+DE_BRUIJN = r"""v0 : {G A} → Tm (snoc G A) A
   = var vz
 
 v1 : {G A B} → Tm (snoc (snoc G A) B) A
