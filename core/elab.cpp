@@ -312,7 +312,10 @@ std::pair<Tm*, Val*> Elab::inferVar(Cxt& c, RVar* r) {
   for (auto& e : w_.tops)
     consider(e.name);
   std::vector<std::string> notes;
-  if (!best.empty()) notes.push_back(fmt::format("did you mean '{}'?", best));
+  if (want == "Set" || want == "Type0")
+    notes.push_back("the universe is written U (or Type)");
+  else if (!best.empty())
+    notes.push_back(fmt::format("did you mean '{}'?", best));
   fail(r->span, fmt::format("unknown name '{}'", want), std::move(notes));
 }
 

@@ -234,6 +234,9 @@ Raw* Parser::lambda() {
         bs.push_back({x, {}, ty, t.begin, t.end});
     } else {
       (void)bb;
+      if (at(Tok::Arrow) && !bs.empty()) // Agda's and Haskell's λ x → t
+        fail(span(peek().begin, peek().end), "expected a binder or '.', found '→'",
+             {"a lambda is written `λ x y. t` (or `\\x y. t`)"});
       unexpected(bs.empty() ? "a binder after 'λ'" : "a binder or '.'");
     }
   }
