@@ -139,13 +139,9 @@ void Parser::definition(Entry& out) {
   }
   if (accept(Tok::Colon)) out.ty = term();
   if (!accept(Tok::Eq)) {
-    if (out.ty && at(Tok::Eof) && inFile_ && !lexer_.atEnd()) {
-      // Agda style (`f : A` then `f = t` on its own line) is the usual slip.
-      const Token& t = peek();
-      fail(span(t.begin, t.end),
-           "expected '=' and the definition, found the end of this entry (the next line starts "
-           "in column 0)",
-           {"a definition is `name : type = term`; to put `= term` on the next line, indent it"});
+    if (out.ty && at(Tok::Eof) && inFile_) {
+      out.kind = EntryKind::Signature; // Agda style: its definition is the next entry
+      return;
     }
     unexpected(out.ty ? "'=' and the definition" : "':' or '='");
   }

@@ -70,7 +70,8 @@ struct RLit : Raw {}; // Number/String: text is the span
 template <class T> T* as(Raw* r) { return static_cast<T*>(r); }
 
 /// A top-level entry of a file or a REPL input.
-enum class EntryKind : uint8_t { Def, Import, Check, Nf, Postulate, Expr, Other };
+// Signature: `x : A` alone, completed by a following entry `x = t` (Agda style).
+enum class EntryKind : uint8_t { Def, Signature, Import, Check, Nf, Postulate, Expr, Other };
 
 struct Entry {
   EntryKind kind;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <ostream>
 #include <sstream>
 
@@ -127,8 +128,9 @@ bool TopLevel::loadSource(const std::string& path, std::string text, const std::
   Arena syntax(64 * 1024);
   Parser parser(*src, syntax);
   double parseT = 0, elabT = 0;
+  std::optional<Entry> signature; // an Agda-style `x : A` waiting for `x = t`
   while (true) {
-    syntax.clear(1 << 20);
+    if (!signature) syntax.clear(1 << 20); // (the signature's syntax must stay)
     Entry e;
     Timer t;
     bool more;
@@ -139,7 +141,9 @@ bool TopLevel::loadSource(const std::string& path, std::string text, const std::
       return false;
     }
     parseT += t.seconds();
+    if (!completeSignature(signature, more ? &e : nullptr)) return false;
     if (!more) break;
+    if (e.kind == EntryKind::Signature) continue;
     if (e.kind == EntryKind::Import) {
       if (!loadFile(resolveImport(importBase / e.path), e.nameSpan, prelude)) return false;
       continue;
@@ -154,6 +158,27 @@ bool TopLevel::loadSource(const std::string& path, std::string text, const std::
   if (opts_.time && !prelude)
     out_ << fmt::format("{}: parsed in {}, elaborated in {}\n", src->path, formatSeconds(parseT),
                         formatSeconds(elabT));
+  return true;
+}
+
+// `x : A` on its own is completed by the next entry `x = t`; anything else
+// after it is an error at the signature.
+bool TopLevel::completeSignature(std::optional<Entry>& sig, Entry* next) {
+  if (sig) {
+    if (next && next->kind == EntryKind::Def && next->name == sig->name && !next->ty) {
+      next->ty = sig->ty;
+      next->elabtime |= sig->elabtime;
+      next->nftime |= sig->nftime;
+      sig.reset();
+      return true;
+    }
+    printError(Error(Diagnostic{
+        sig->nameSpan,
+        fmt::format("the signature of '{}' is not followed by its definition", str(sig->name)),
+        {fmt::format("write `{0} = …` as the next entry, or `{0} : type = term`", str(sig->name))}}));
+    return false;
+  }
+  if (next && next->kind == EntryKind::Signature) sig = *next;
   return true;
 }
 
@@ -174,6 +199,7 @@ void TopLevel::elaborate(const Entry& e, bool prelude) {
   case EntryKind::Nf: showQuery(e.def, Show::NormalForm); break;
   case EntryKind::Expr: showQuery(e.def, Show::Both); break;
   case EntryKind::Import: fail(e.span, ".import is only allowed in files (use :l at the prompt)");
+  case EntryKind::Signature: // completed by completeSignature() before elaboration
   case EntryKind::Other: break;
   }
 }
@@ -270,6 +296,7 @@ bool TopLevel::replBlock(const std::string& text) {
   const Source* src = w_.addSource("<interactive>", text);
   Arena syntax(16 * 1024);
   Parser parser(*src, syntax);
+  std::optional<Entry> signature;
   while (true) {
     Entry e;
     bool more;
@@ -280,7 +307,12 @@ bool TopLevel::replBlock(const std::string& text) {
       w_.rollback(snap);
       return false;
     }
+    if (!completeSignature(signature, more ? &e : nullptr)) {
+      w_.rollback(snap);
+      return false;
+    }
     if (!more) return true;
+    if (e.kind == EntryKind::Signature) continue;
     if (e.kind == EntryKind::Import) {
       printError(Error(Diagnostic{e.span, ".import is not allowed in a :{ block (use :l)", {}}));
       w_.rollback(snap);

@@ -4,6 +4,7 @@
 #pragma once
 #include <chrono>
 #include <iosfwd>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -55,6 +56,7 @@ public:
 
 private:
   bool runEntry(const Entry& e, bool prelude);
+  bool completeSignature(std::optional<Entry>& sig, Entry* next);
   void elaborate(const Entry& e, bool prelude);
   void define(const Entry& e, bool prelude);
   void showQuery(Raw* r, Show what);
