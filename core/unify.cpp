@@ -129,16 +129,20 @@ bool Unifier::go(Lvl l, Val* t, Val* u, UMode mode) {
     }
 
     Val* x;
+    // Both sides are binders: continue with their bodies on a fresh variable.
+    auto underBinder = [&] {
+      x = w_.var(l);
+      t = apply(w_, t, x);
+      u = apply(w_, u, x);
+      ++l;
+    };
     switch (t->tag) {
     case VTag::Pi:
     case VTag::Sigma:
       if (u->tag == t->tag) {
         if (t->icit != u->icit) return false;
         if (!go(l, t->a, u->a, mode)) return false;
-        x = w_.var(l);
-        t = apply(w_, t, x);
-        u = apply(w_, u, x);
-        ++l;
+        underBinder();
         continue;
       }
       break;
@@ -147,10 +151,7 @@ bool Unifier::go(Lvl l, Val* t, Val* u, UMode mode) {
       break;
     case VTag::Lam:
       if (u->tag == VTag::Lam) {
-        x = w_.var(l);
-        t = apply(w_, t, x);
-        u = apply(w_, u, x);
-        ++l;
+        underBinder();
         continue;
       }
       break;
