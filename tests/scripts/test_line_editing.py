@@ -61,15 +61,23 @@ def main():
         out += read_until(fd, "> ")  # keys typed before the prompt is back would race the tty mode
         if "beta : U" not in out or "garbage:t" in out:
             failures.append(f"Ctrl-C did not clear the line: {out!r}")
-        time.sleep(0.3)                     # let libedit put the tty back in raw mode
-        os.write(fd, b"\x04")               # Ctrl-D quits
+        # Ctrl-D quits. A key typed while libedit is switching the terminal
+        # between cooked and raw mode can be lost (an EOF in cooked mode is not
+        # a character), so a busy machine may need a second Ctrl-D.
+        # (Exiting can take seconds under LeakSanitizer on a loaded machine.)
         status = None
-        for _ in range(200):
-            done, st = os.waitpid(pid, os.WNOHANG)
-            if done:
-                status = st
-                break
-            read_until(fd, "\x00", 0.05)
+        deadline = time.time() + 60
+        while status is None and time.time() < deadline:
+            try:
+                os.write(fd, b"\x04")
+            except OSError:
+                pass  # the terminal is gone: the REPL has already quit
+            for _ in range(10):
+                done, st = os.waitpid(pid, os.WNOHANG)
+                if done:
+                    status = st
+                    break
+                time.sleep(0.05)
         if status is None:
             os.kill(pid, 9)
             os.waitpid(pid, 0)
