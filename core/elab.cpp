@@ -244,6 +244,24 @@ Tm* Elab::check(Cxt& c, Raw* r, Val* a) {
     return t;
   }
   case RKind::Hole: return freshMeta(c, a, r->span, {MetaOrigin::Hole, {}});
+  case RKind::Number:
+    if (const std::string* ty = axiomHead(f))
+      if (*ty == "%core.Nat" || *ty == "%core.I64" || *ty == "%core.F64")
+        return checkNumber(r, ty->c_str());
+    break;
+  case RKind::If: return checkIf(c, as<RIf>(r), a);
+  case RKind::BinOp: {
+    auto [t, ty] = elabBinOp(c, as<RBinOp>(r), f);
+    unifyOrFail(c, r->span, a, ty);
+    return t;
+  }
+  case RKind::Array:
+    if (f->tag == VTag::Top) {
+      auto [t, ty] = elabArray(c, as<RArray>(r), f);
+      unifyOrFail(c, r->span, a, ty);
+      return t;
+    }
+    break;
   default: break;
   }
   // A term checked against an implicit function type gets an implicit λ,
@@ -509,10 +527,11 @@ std::pair<Tm*, Val*> Elab::infer(Cxt& c, Raw* r) {
     t->c = body;
     return {t, bty};
   }
-  case RKind::Number:
-  case RKind::String:
-    fail(r->span,
-         "literals need builtin data types, which this version of thorin does not have yet");
+  case RKind::Number: return inferNumber(r);
+  case RKind::String: return inferString(r);
+  case RKind::If: return inferIf(c, as<RIf>(r));
+  case RKind::BinOp: return elabBinOp(c, as<RBinOp>(r), nullptr);
+  case RKind::Array: return elabArray(c, as<RArray>(r), nullptr);
   }
   fail(r->span, "cannot elaborate this term");
 }

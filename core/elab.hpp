@@ -58,6 +58,19 @@ private:
   std::pair<Tm*, Val*> inferApp(Cxt& c, RApp* r);
   std::pair<Tm*, Val*> inferProj(Cxt& c, RProj* r);
   std::pair<Tm*, Val*> inferVar(Cxt& c, RVar* r);
+  // Builtin data (literals, operators, conditionals, arrays): elab_builtin.cpp.
+  Tm* checkNumber(Raw* r, const char* type);
+  std::pair<Tm*, Val*> inferNumber(Raw* r);
+  std::pair<Tm*, Val*> inferString(Raw* r);
+  Tm* checkIf(Cxt& c, RIf* r, Val* a);
+  std::pair<Tm*, Val*> inferIf(Cxt& c, RIf* r);
+  std::pair<Tm*, Val*> elabBinOp(Cxt& c, RBinOp* r, Val* expected);
+  std::pair<Tm*, Val*> elabArray(Cxt& c, RArray* r, Val* expected);
+  /// The builtin type or constant `%core.X` (an error if the plugin is not loaded).
+  TopId builtin(const char* axiomName, Span where);
+  Val* builtinType(const char* axiomName, Span where) { return w_.topHead(builtin(axiomName, where)); }
+  /// If `v` (forced) is an axiom applied to nothing but `args`, its name.
+  const std::string* axiomHead(Val* v);
   static Tm* tyTm(World& w, Local* l);
   const uint8_t* mask(const Cxt& c);
   Val* evalIn(Cxt& c, Tm* t);

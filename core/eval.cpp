@@ -2,7 +2,9 @@
 
 #include <stdexcept>
 
+#include "axiom.hpp"
 #include "guard.hpp"
+#include "literal.hpp"
 
 namespace thorin {
 
@@ -31,7 +33,30 @@ static Val* neutral(World& w, Val* head, Spine* sp) {
   Val* v = mkVal(w, head->tag);
   v->n = head->n;
   v->sp = sp;
+  v->axiom = head->axiom;
   if (head->tag != VTag::Rigid) v->b = head;
+  return v;
+}
+
+// An axiom applied to exactly its arity: run its normalizer on the forced
+// arguments. nullptr: stuck (the application stays neutral).
+static Val* normalizeAxiom(World& w, Val* v) {
+  const AxiomDef* ax = w.tops[v->n].axiom;
+  if (!v->sp || v->sp->len != ax->arity) return nullptr;
+  constexpr size_t kMax = 8;
+  Val* args[kMax];
+  if (ax->arity > kMax) return nullptr;
+  uint32_t i = ax->arity;
+  for (Spine* s = v->sp; s; s = s->prev) {
+    if (s->kind != Elim::App) return nullptr;
+    args[--i] = forceAll(w, s->arg);
+  }
+  return ax->norm(w, args);
+}
+
+static Val* axiomApp(World& w, Val* v) {
+  if (v->axiom) [[unlikely]]
+    if (Val* r = normalizeAxiom(w, v)) return r;
   return v;
 }
 
@@ -46,7 +71,7 @@ Val* vApp(World& w, Val* f, Val* a, Icit i) {
   case VTag::Lam: return apply(w, f, a);
   case VTag::Rigid:
   case VTag::Flex:
-  case VTag::Top: return neutral(w, f, snoc(w, f->sp, Elim::App, a, i));
+  case VTag::Top: return axiomApp(w, neutral(w, f, snoc(w, f->sp, Elim::App, a, i)));
   case VTag::Irrelevant: return f;
   default: throw std::logic_error("vApp: not a function");
   }
@@ -74,11 +99,23 @@ Val* vProj2(World& w, Val* v) {
   }
 }
 
+Val* vIf(World& w, Val* c, Val* thunk) {
+  Tm* t = thunk->body;
+  c = forceAll(w, c);
+  if (c->tag == VTag::Lit) return eval(w, thunk->env, c->bits ? t->b : t->c);
+  if (c->tag == VTag::Irrelevant) return c;
+  Val* head = c;
+  if (c->tag == VTag::Top || c->tag == VTag::Flex || c->tag == VTag::Rigid)
+    return neutral(w, head, snoc(w, c->sp, Elim::If, thunk, Icit::Expl));
+  throw std::logic_error("vIf: not a Bool");
+}
+
 static Val* elim(World& w, Val* f, Spine* s) {
   switch (s->kind) {
   case Elim::App: return vApp(w, f, s->arg, s->icit);
   case Elim::Proj1: return vProj1(w, f);
   case Elim::Proj2: return vProj2(w, f);
+  case Elim::If: return vIf(w, f, s->arg);
   }
   return f;
 }
@@ -103,6 +140,11 @@ static Val* vApps(World& w, Val* f, Val* const* args, const Icit* icits, size_t 
     case VTag::Flex:
     case VTag::Top: {
       Spine* sp = f->sp;
+      if (f->axiom) [[unlikely]] { // one argument at a time: it may fire midway
+        f = vApp(w, f, args[i], icits[i]);
+        ++i;
+        break;
+      }
       for (; i < n; ++i)
         sp = snoc(w, sp, Elim::App, args[i], icits[i]);
       return neutral(w, f, sp);
@@ -138,6 +180,7 @@ Val* vAppSpine(World& w, Val* f, Spine* sp, Spine* stop) {
 
 Val* unfold(World& w, Val* v) {
   if (v->tag == VTag::Top) {
+    if (v->axiom) return normalizeAxiom(w, v); // an argument may have been solved since
     if (Val* p = v->b) {
       Val* base = forceAll(w, p);
       return base == p ? nullptr : vAppSpine(w, base, v->sp, p->sp);
@@ -277,6 +320,23 @@ Val* eval(World& w, Env* env, Tm* t) {
   case TTag::Let: return eval(w, extend(w, env, eval(w, env, t->b)), t->c);
   case TTag::U: return &gU;
   case TTag::Irrelevant: return &gIrrelevant;
+  case TTag::Lit: return valOfLit(w, t);
+  case TTag::If: {
+    Val* c = forceAll(w, eval(w, env, t->a));
+    if (c->tag == VTag::Lit) return eval(w, env, c->bits ? t->b : t->c);
+    Val* th = mkVal(w, VTag::Thunk);
+    th->env = env;
+    th->body = t;
+    return vIf(w, c, th);
+  }
+  case TTag::Arr: {
+    Val* v = mkVal(w, VTag::Arr);
+    v->n = t->n;
+    v->elems = w.perm.array<Val*>(t->n);
+    for (uint32_t i = 0; i < t->n; ++i)
+      v->elems[i] = eval(w, env, t->elems[i]);
+    return v;
+  }
   }
   return &gIrrelevant;
 }
@@ -290,6 +350,14 @@ static Tm* quoteSpine(World& w, Arena& out, Lvl l, Tm* head, Spine* sp, QuoteOpt
   if (!sp) return head;
   guard();
   Tm* f = quoteSpine(w, out, l, head, sp->prev, o);
+  if (sp->kind == Elim::If) {
+    Tm* t = mk(out, TTag::If);
+    Val* th = sp->arg;
+    t->a = f;
+    t->b = quote(w, out, l, eval(w, th->env, th->body->b), o);
+    t->c = quote(w, out, l, eval(w, th->env, th->body->c), o);
+    return t;
+  }
   Tm* t = mk(out, sp->kind == Elim::App     ? TTag::App
                   : sp->kind == Elim::Proj1 ? TTag::Proj1
                                             : TTag::Proj2);
@@ -346,7 +414,17 @@ Tm* quote(World& w, Arena& out, Lvl l, Val* v, QuoteOpts o) {
     return t;
   }
   case VTag::U: return mk(out, TTag::U);
-  case VTag::Irrelevant: return mk(out, TTag::Irrelevant);
+  case VTag::Irrelevant:
+  case VTag::Thunk: return mk(out, TTag::Irrelevant);
+  case VTag::Lit: return tmOfLit(out, v);
+  case VTag::Arr: {
+    Tm* t = mk(out, TTag::Arr);
+    t->n = v->n;
+    t->elems = out.array<Tm*>(v->n);
+    for (uint32_t i = 0; i < v->n; ++i)
+      t->elems[i] = quote(w, out, l, v->elems[i], o);
+    return t;
+  }
   }
   return mk(out, TTag::Irrelevant);
 }

@@ -10,6 +10,8 @@ Val* apply(World& w, Val* closureOwner, Val* arg); // Lam / Pi / Sigma closures
 Val* vApp(World& w, Val* f, Val* a, Icit i);
 Val* vProj1(World& w, Val* v);
 Val* vProj2(World& w, Val* v);
+/// `if c …` with the branches in `thunk` (a Thunk of the If term).
+Val* vIf(World& w, Val* c, Val* thunk);
 /// Applies the eliminations of `sp` that are newer than `stop`.
 Val* vAppSpine(World& w, Val* f, Spine* sp, Spine* stop = nullptr);
 

@@ -200,6 +200,16 @@ Token Lexer::lex() {
       while (pos_ < text_.size() && text_[pos_] >= '0' && text_[pos_] <= '9')
         ++pos_;
     }
+    // An exponent: 1e9, 2.5E-3.
+    if (!afterDot_ && pos_ < text_.size() && (text_[pos_] == 'e' || text_[pos_] == 'E')) {
+      uint32_t p = pos_ + 1;
+      if (p < text_.size() && (text_[p] == '-' || text_[p] == '+')) ++p;
+      if (p < text_.size() && text_[p] >= '0' && text_[p] <= '9') {
+        pos_ = p;
+        while (pos_ < text_.size() && text_[pos_] >= '0' && text_[pos_] <= '9')
+          ++pos_;
+      }
+    }
     if (pos_ < text_.size() && (identStart(pos_) || text_[pos_] == '\''))
       error(b, pos_ + 1, "invalid numeric literal");
     return tok(Tok::Number);

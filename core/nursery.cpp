@@ -90,8 +90,14 @@ void Nursery::collect(const std::vector<Root>& roots) {
         v->a = val(v->a);
         v->b = val(v->b);
         break;
+      case VTag::Arr: // the element array itself lives in perm
+        for (uint32_t i = 0; i < v->n; ++i)
+          v->elems[i] = val(v->elems[i]);
+        break;
+      case VTag::Thunk: v->env = env(v->env); break;
       case VTag::U:
-      case VTag::Irrelevant: break;
+      case VTag::Irrelevant:
+      case VTag::Lit: break; // strings and big numbers live outside the scratch arena
       }
       break;
     }

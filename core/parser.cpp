@@ -49,7 +49,11 @@ bool Parser::inputContinues() const {
   case Tok::Comma:
   case Tok::Semi:
   case Tok::Lambda:
-  case Tok::Let: return true;
+  case Tok::Let:
+  case Tok::Op:
+  case Tok::If:
+  case Tok::Then:
+  case Tok::Else: return true;
   default: return false;
   }
 }
@@ -165,26 +169,76 @@ void Parser::directive(Entry& out) {
       unexpected("a file name after .import");
     }
     if (out.path.empty()) fail(span(d.begin, d.end), "expected a file name after .import");
-  } else if (name == ".check" || name == ".nf") {
-    out.kind = name == ".check" ? EntryKind::Check : EntryKind::Nf;
+  } else if (name == ".check" || name == ".nf" || name == ".eval") {
+    out.kind = name == ".check" ? EntryKind::Check : name == ".nf" ? EntryKind::Nf : EntryKind::Eval;
     out.def = term();
   } else if (name == ".ax") {
     out.kind = EntryKind::Postulate;
-    Token n = expect(Tok::Ident, "the name of the postulate");
+    Token n = at(Tok::AxiomName) ? advance() : expect(Tok::Ident, "the name of the postulate");
     out.name = ident(n);
     out.nameSpan = span(n.begin, n.end);
     expect(Tok::Colon, "':'");
     out.ty = term();
   } else {
     fail(span(d.begin, d.end),
-         fmt::format("unknown directive '{}' (known: .import, .check, .nf, .ax)", name));
+         fmt::format("unknown directive '{}' (known: .import, .check, .nf, .eval, .ax)", name));
   }
 }
 
 Raw* Parser::term() {
   if (at(Tok::Lambda)) return lambda();
   if (at(Tok::Let)) return let();
+  if (at(Tok::If)) return ifThenElse();
   return piOrSigma();
+}
+
+Raw* Parser::ifThenElse() {
+  uint32_t b = advance().begin;
+  auto* r = node<RIf>(RKind::If, span(b, b));
+  r->cond = term();
+  expect(Tok::Then, "'then'");
+  r->then = term();
+  expect(Tok::Else, "'else'");
+  r->els = term();
+  r->span = spanFrom(b);
+  return r;
+}
+
+// Binary operators, loosest first; comparisons do not associate.
+static int opPrec(std::string_view s) {
+  if (s == "||") return 1;
+  if (s == "&&") return 2;
+  if (s == "==" || s == "!=" || s == "<" || s == "<=" || s == ">" || s == ">=") return 3;
+  if (s == "+" || s == "-") return 4;
+  if (s == "*" || s == "/" || s == "%") return 5;
+  return 0;
+}
+
+Raw* Parser::operators(int minPrec) {
+  uint32_t b = peek().begin;
+  Raw* lhs = application();
+  while (at(Tok::Op)) {
+    Token o = peek();
+    std::string_view s = std::string_view(src_.text).substr(o.begin, o.end - o.begin);
+    int p = opPrec(s);
+    if (p == 0)
+      fail(span(o.begin, o.end), fmt::format("unknown operator '{}'", s),
+           {"operators: || && == != < <= > >= + - * / %"});
+    if (p < minPrec) break;
+    advance();
+    Raw* rhs = operators(p + 1); // left-associative
+    auto* r = node<RBinOp>(RKind::BinOp, spanFrom(b));
+    r->op = intern(s);
+    r->opSpan = span(o.begin, o.end);
+    r->lhs = lhs;
+    r->rhs = rhs;
+    lhs = r;
+    if (p == 3 && at(Tok::Op) && opPrec(std::string_view(src_.text).substr(
+                                     peek().begin, peek().end - peek().begin)) == 3)
+      fail(span(peek().begin, peek().end), "comparisons do not chain",
+           {"add parentheses: (a < b) && (b < c)"});
+  }
+  return lhs;
 }
 
 Raw* Parser::lambda() {
@@ -356,7 +410,7 @@ Raw* Parser::tryTelescope() {
 
 Raw* Parser::sigmaLevel() {
   uint32_t b = peek().begin;
-  Raw* t = application();
+  Raw* t = operators(1);
   if (accept(Tok::Times)) {
     Raw* snd = nullptr;
     if (at(Tok::LParen)) snd = tryTelescope();
@@ -377,7 +431,9 @@ bool Parser::atomStart() const {
   case Tok::Hole:
   case Tok::LParen:
   case Tok::Number:
-  case Tok::String: return true;
+  case Tok::String:
+  case Tok::AxiomName:
+  case Tok::LBracket: return true;
   default: return false;
   }
 }
@@ -402,7 +458,7 @@ Raw* Parser::application() {
       info.icit = Icit::Impl;
       arg = term();
       expect(Tok::RBrace, "'}'");
-    } else if (at(Tok::Lambda) || at(Tok::Let)) {
+    } else if (at(Tok::Lambda) || at(Tok::Let) || at(Tok::If)) {
       arg = term();
     } else {
       break;
@@ -420,7 +476,25 @@ Raw* Parser::atom() {
   Token t = peek();
   Raw* r;
   switch (t.kind) {
-  case Tok::Ident: {
+  case Tok::LBracket: {
+    advance();
+    std::vector<Raw*> items;
+    if (!at(Tok::RBracket)) {
+      items.push_back(term());
+      while (accept(Tok::Comma))
+        items.push_back(term());
+    }
+    Token close = expect(Tok::RBracket, items.empty() ? "']'" : "',' or ']'");
+    auto* a = node<RArray>(RKind::Array, span(t.begin, close.end));
+    a->n = uint32_t(items.size());
+    a->elems = arena_.array<Raw*>(items.size());
+    for (size_t i = 0; i < items.size(); ++i)
+      a->elems[i] = items[i];
+    r = a;
+    break;
+  }
+  case Tok::Ident:
+  case Tok::AxiomName: {
     advance();
     auto* v = node<RVar>(RKind::Var, span(t.begin, t.end));
     v->name = ident(t);

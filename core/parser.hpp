@@ -52,6 +52,8 @@ private:
   Raw* piOrSigma();
   Raw* tryTelescope();
   Raw* sigmaLevel();
+  Raw* operators(int minPrec);
+  Raw* ifThenElse();
   Raw* application();
   Raw* atom();
   Raw* postfix(Raw* t);

@@ -2,12 +2,45 @@
 
 #include <fmt/format.h>
 
+#include <optional>
+
+#include "axiom.hpp"
 #include "guard.hpp"
+#include "literal.hpp"
 
 namespace thorin {
 namespace {
 
-enum Prec { PLet = 0, PPi = 1, PSigma = 2, PApp = 3, PAtom = 4 };
+enum Prec {
+  PLet = 0,
+  PPi,
+  PSigma,
+  POr,
+  PAnd,
+  PCmp,
+  PAdd,
+  PMul,
+  PApp,
+  PAtom
+};
+
+// Builtin operators print infix: `x + 1`, not `%core.nat.add x 1`.
+struct InfixOp {
+  std::string_view sym;
+  int prec;
+};
+static std::optional<InfixOp> infixOf(const TopEntry& e) {
+  if (!e.axiom) return std::nullopt;
+  const std::string* op = AxiomRegistry::get().operatorOf(e.axiom->name);
+  if (!op) return std::nullopt;
+  std::string_view s = *op;
+  int p = s == "||" ? POr
+          : s == "&&" ? PAnd
+          : (s == "+" || s == "-") ? PAdd
+          : (s == "*" || s == "/" || s == "%") ? PMul
+                                               : PCmp;
+  return InfixOp{s, p};
+}
 
 struct Printer {
   const World& w;
@@ -49,11 +82,14 @@ struct Printer {
     switch (t->tag) {
     case TTag::Var: var(t->n); break;
     case TTag::Top: {
-      const TopEntry& e = w.tops[t->n];
+      int32_t id = int32_t(t->n);
+      // An axiom prints as its user-facing alias (`Nat` for `%core.Nat`).
+      if (int32_t al = w.tops[id].alias; al >= 0 && w.lookupTop(w.tops[al].name) == al) id = al;
+      const TopEntry& e = w.tops[id];
       out += str(e.name);
       // A definition shadowed by a later one gets its position, so that two
       // different `T`s in one message can be told apart.
-      if (w.lookupTop(e.name) != int32_t(t->n) && e.span.src) {
+      if (w.lookupTop(e.name) != id && e.span.src && !e.axiom) {
         auto lc = e.span.src->lineCol(e.span.begin);
         out += fmt::format("@{}:{}", lc.line, lc.col);
       }
@@ -77,13 +113,23 @@ struct Printer {
       break;
     }
     case TTag::App: {
-      open(prec > PApp);
       std::vector<const Tm*> args;
       const Tm* h = t;
       while (h->tag == TTag::App) {
         args.push_back(h);
         h = h->a;
       }
+      if (h->tag == TTag::Top && args.size() == 2 && args[0]->icit == Icit::Expl &&
+          args[1]->icit == Icit::Expl)
+        if (auto op = infixOf(w.tops[h->n])) {
+          open(prec > op->prec);
+          print(args[1]->b, op->prec == PCmp ? PCmp + 1 : op->prec);
+          out += fmt::format(" {} ", op->sym);
+          print(args[0]->b, op->prec + 1);
+          close(prec > op->prec);
+          break;
+        }
+      open(prec > PApp);
       print(h, PApp);
       for (size_t i = args.size(); i-- > 0;) {
         out += ' ';
@@ -202,6 +248,25 @@ struct Printer {
         out += fmt::format(".{}", str(t->name));
       else
         out += t->tag == TTag::Proj1 ? ".1" : ".2";
+      break;
+    case TTag::Lit: out += showLit(LitKind(t->n), t->bits, t->big); break;
+    case TTag::If:
+      open(prec > PLet);
+      out += "if ";
+      print(t->a, PLet);
+      out += " then ";
+      print(t->b, PLet);
+      out += " else ";
+      print(t->c, PLet);
+      close(prec > PLet);
+      break;
+    case TTag::Arr:
+      out += '[';
+      for (uint32_t i = 0; i < t->n; ++i) {
+        if (i) out += ", ";
+        print(t->elems[i], PLet);
+      }
+      out += ']';
       break;
     case TTag::Let: {
       open(prec > PLet);
@@ -336,6 +401,43 @@ struct RawPrinter {
         out += fmt::format(".{}", str(p->field));
       else
         out += p->proj == ProjKind::Fst ? ".1" : ".2";
+      break;
+    }
+    case RKind::If: {
+      open(prec > PLet);
+      auto* i = static_cast<const RIf*>(r);
+      out += "if ";
+      print(i->cond, PLet);
+      out += " then ";
+      print(i->then, PLet);
+      out += " else ";
+      print(i->els, PLet);
+      close(prec > PLet);
+      break;
+    }
+    case RKind::BinOp: {
+      auto* b = static_cast<const RBinOp*>(r);
+      std::string_view s = str(b->op);
+      int p = s == "||"                                      ? POr
+              : s == "&&"                                    ? PAnd
+              : (s == "+" || s == "-")                       ? PAdd
+              : (s == "*" || s == "/" || s == "%")           ? PMul
+                                                             : PCmp;
+      open(prec > p);
+      print(b->lhs, p == PCmp ? PCmp + 1 : p);
+      out += fmt::format(" {} ", s);
+      print(b->rhs, p + 1);
+      close(prec > p);
+      break;
+    }
+    case RKind::Array: {
+      auto* a = static_cast<const RArray*>(r);
+      out += '[';
+      for (uint32_t i = 0; i < a->n; ++i) {
+        if (i) out += ", ";
+        print(a->elems[i], PLet);
+      }
+      out += ']';
       break;
     }
     case RKind::Let: {

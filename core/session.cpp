@@ -12,6 +12,15 @@ namespace thorin {
 
 namespace fs = std::filesystem;
 
+#ifndef THORIN_PLUGIN_DIR
+#define THORIN_PLUGIN_DIR "plugins"
+#endif
+
+std::string pluginDir() {
+  if (const char* p = std::getenv("THORIN_PLUGIN_DIR")) return p;
+  return THORIN_PLUGIN_DIR;
+}
+
 std::string preludeDir() {
   if (const char* p = std::getenv("THORIN_PRELUDE_DIR")) return p;
   return THORIN_PRELUDE_DIR;
@@ -28,6 +37,7 @@ Session::~Session() = default;
 bool Session::loadPrelude(TopLevel& tl) {
   std::error_code ec;
   std::vector<std::string> files;
+  if (!tl.loadPlugin(pluginDir(), "core")) return false;
   for (auto& e : fs::directory_iterator(preludeDir(), ec))
     if (e.path().extension() == ".thorin") files.push_back(e.path().string());
   std::sort(files.begin(), files.end());

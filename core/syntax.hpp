@@ -17,7 +17,23 @@ struct ArgInfo {
   Span nameSpan{}; // the span of that name
 };
 
-enum class RKind : uint8_t { Var, Lam, App, U, Pi, Sigma, Pair, Proj, Let, Hole, Number, String };
+enum class RKind : uint8_t {
+  Var,
+  Lam,
+  App,
+  U,
+  Pi,
+  Sigma,
+  Pair,
+  Proj,
+  Let,
+  Hole,
+  Number,
+  String,
+  If,
+  BinOp,
+  Array
+};
 enum class ProjKind : uint8_t { Fst, Snd, Field };
 
 struct Raw {
@@ -66,12 +82,27 @@ struct RLet : Raw {
   Raw* body;
 };
 struct RLit : Raw {}; // Number/String: text is the span
+struct RIf : Raw {
+  Raw* cond;
+  Raw* then;
+  Raw* els;
+};
+struct RBinOp : Raw {
+  Name op; // "+", "==", …
+  Span opSpan;
+  Raw* lhs;
+  Raw* rhs;
+};
+struct RArray : Raw {
+  Raw** elems;
+  uint32_t n;
+};
 
 template <class T> T* as(Raw* r) { return static_cast<T*>(r); }
 
 /// A top-level entry of a file or a REPL input.
 // Signature: `x : A` alone, completed by a following entry `x = t` (Agda style).
-enum class EntryKind : uint8_t { Def, Signature, Import, Check, Nf, Postulate, Expr, Other };
+enum class EntryKind : uint8_t { Def, Signature, Import, Check, Nf, Eval, Postulate, Expr, Other };
 
 struct Entry {
   EntryKind kind;

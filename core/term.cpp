@@ -18,6 +18,11 @@ bool freeIn(const Tm* t, Ix ix) {
   case TTag::Proj2:
   case TTag::Field: return freeIn(t->a, ix);
   case TTag::Let: return freeIn(t->a, ix) || freeIn(t->b, ix) || freeIn(t->c, ix + 1);
+  case TTag::If: return freeIn(t->a, ix) || freeIn(t->b, ix) || freeIn(t->c, ix);
+  case TTag::Arr:
+    for (uint32_t i = 0; i < t->n; ++i)
+      if (freeIn(t->elems[i], ix)) return true;
+    return false;
   default: return false;
   }
 }

@@ -30,6 +30,9 @@ enum class TTag : uint8_t {
   Let,          // name, a = type, b = definition, c = body
   U,
   Irrelevant, // placeholder that unifies with anything (never in user terms)
+  Lit,        // n = LitKind, bits / big: the literal (see literal.hpp)
+  If,         // a = condition, b = then, c = else (only the branch taken is evaluated)
+  Arr,        // array literal: n = length, elems
 };
 
 struct Tm {
@@ -42,6 +45,9 @@ struct Tm {
   union {
     Tm* a = nullptr;
     const uint8_t* mask; // InsertedMeta: 1 = bound variable, 0 = let-defined
+    uint64_t bits;       // Lit: small Nat, I64, F64 (bit pattern), Bool, Idx
+    const void* big;     // Lit: big Nat (BigNat*) or String (StrLit*)
+    Tm** elems;          // Arr
   };
   Tm* b = nullptr;
   Tm* c = nullptr;

@@ -1,5 +1,7 @@
 #include "toplevel.hpp"
 
+#include "axiom.hpp"
+
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
@@ -111,7 +113,9 @@ bool TopLevel::loadSource(const std::string& path, std::string text, const std::
                           bool prelude) {
   std::error_code ec;
   // Prelude files are shown by their name, not by a machine-specific path.
-  std::string shown = prelude ? "<prelude>/" + fs::path(path).filename().string() : path;
+  std::string shown = !plugin_.empty() ? "<plugins>/" + plugin_ + "/" + fs::path(path).filename().string()
+                     : prelude        ? "<prelude>/" + fs::path(path).filename().string()
+                                      : path;
   fs::path importBase = prelude ? fs::path(canon).parent_path() : fs::path(path).parent_path();
   const Source* src = w_.addSource(shown, std::move(text));
   w_.loadedFiles.push_back(canon);
@@ -197,6 +201,7 @@ void TopLevel::elaborate(const Entry& e, bool prelude) {
   case EntryKind::Postulate: define(e, prelude); break;
   case EntryKind::Check: showQuery(e.def, Show::Type); break;
   case EntryKind::Nf: showQuery(e.def, Show::NormalForm); break;
+  case EntryKind::Eval: evalQuery(e.def); break;
   case EntryKind::Expr: showQuery(e.def, Show::Both); break;
   case EntryKind::Import: fail(e.span, ".import is only allowed in files (use :l at the prompt)");
   case EntryKind::Signature: // completed by completeSignature() before elaboration
@@ -212,10 +217,19 @@ void TopLevel::define(const Entry& e, bool prelude) {
   Timer t;
   Tm* ty;
   Tm* def = nullptr;
+  const AxiomDef* axiom = nullptr;
+  int32_t self = -1; // a definition with a signature is in scope in its own body
   if (e.kind == EntryKind::Postulate) {
+    axiom = bindAxiom(e);
     ty = el.check(c, e.ty, vUniverse());
   } else if (e.ty) {
     ty = el.check(c, e.ty, vUniverse());
+    TopEntry te;
+    te.name = e.name;
+    te.type = ty;
+    te.span = e.nameSpan;
+    te.prelude = prelude;
+    self = int32_t(w_.addTop(std::move(te)));
     def = el.check(c, e.def, eval(w_, nullptr, ty));
   } else {
     auto [d, vty] = el.infer(c, e.def);
@@ -223,13 +237,24 @@ void TopLevel::define(const Entry& e, bool prelude) {
     ty = quote(w_, w_.perm, 0, vty, QuoteOpts{false, false});
   }
   el.requireSolved(firstMeta);
-  TopEntry te;
-  te.name = e.name;
-  te.type = ty;
-  te.def = def;
-  te.span = e.nameSpan;
-  te.prelude = prelude;
-  w_.addTop(std::move(te));
+  TopId id;
+  if (self >= 0) {
+    id = TopId(self);
+    w_.tops[id].def = def;
+    w_.beginEntry(); // values cached while it was a postulate are stale
+  } else {
+    TopEntry te;
+    te.name = e.name;
+    te.type = ty;
+    te.def = def;
+    te.span = e.nameSpan;
+    te.prelude = prelude;
+    te.axiom = axiom;
+    id = w_.addTop(std::move(te));
+  }
+  // In a plugin's file, `Nat = %core.Nat` names the axiom for printing.
+  if (!plugin_.empty() && def && def->tag == TTag::Top && w_.tops[def->n].axiom)
+    w_.tops[def->n].alias = int32_t(id);
   if (e.elabtime)
     out_ << fmt::format("{} elaborated in {}\n", str(e.name), formatSeconds(t.seconds()));
   if (e.nftime && def) {
@@ -238,6 +263,37 @@ void TopLevel::define(const Entry& e, bool prelude) {
     normalize(w_, w_.scratch, 0, nullptr, def);
     out_ << fmt::format("{} normalized in {}\n", str(e.name), formatSeconds(tn.seconds()));
   }
+}
+
+const AxiomDef* TopLevel::bindAxiom(const Entry& e) {
+  std::string_view name = str(e.name);
+  if (name.empty() || name[0] != '%') return nullptr; // an ordinary postulate
+  std::string prefix = "%" + plugin_ + ".";
+  if (plugin_.empty() || name.substr(0, prefix.size()) != prefix)
+    fail(e.nameSpan, fmt::format("the axiom '{}' can only be declared in its plugin's own file", name),
+         {"write `.ax x : A` for a postulate"});
+  const AxiomDef* d = AxiomRegistry::get().find(name);
+  if (!d)
+    fail(e.nameSpan, fmt::format("the plugin '{}' has no code for the axiom '{}'", plugin_, name));
+  return d;
+}
+
+bool TopLevel::loadPlugin(const std::string& dir, const std::string& name) {
+  plugin_ = name;
+  bool ok = loadFile((fs::path(dir) / name / (name + ".thorin")).string(), {}, true);
+  plugin_.clear();
+  return ok;
+}
+
+void TopLevel::evalQuery(Raw* r) {
+  w_.beginEntry();
+  Elab el(w_);
+  Cxt c;
+  size_t firstMeta = w_.metas.size();
+  auto [t, ty] = el.inferInsert(c, r);
+  el.requireSolved(firstMeta);
+  if (!runner) fail(r->span, "this thorin has no runtime evaluator");
+  out_ << runner->run(w_, t, ty, r->span) << "\n";
 }
 
 void TopLevel::showQuery(Raw* r, Show what) {

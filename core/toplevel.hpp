@@ -27,6 +27,19 @@ struct Timer {
 };
 std::string formatSeconds(double s);
 
+/// Runs closed programs (`.eval`, `thorin run`): the runtime evaluator and
+/// the JIT live outside core/ (in jit/) and plug in here.
+class Runner {
+public:
+  virtual ~Runner() = default;
+  /// Evaluates the closed, elaborated term `t : ty`; returns its printed value.
+  /// Throws Error (located at `where` or inside `t`) on a run-time error.
+  virtual std::string run(World& w, Tm* t, Val* ty, Span where) = 0;
+  /// Forgets everything derived from top-level definitions from `first` on
+  /// (they were rolled back or replaced).
+  virtual void forget(World& w, TopId first) = 0;
+};
+
 class TopLevel {
 public:
   TopLevel(World& w, std::ostream& out, std::ostream& err, const Options& opts)
@@ -50,9 +63,12 @@ public:
   bool query(const std::string& text, Show what, const char* origin = "<interactive>");
 
   void printError(const Error& e);
+  /// Loads plugins/NAME/NAME.thorin, whose `.ax %NAME.x` bind the plugin's code.
+  bool loadPlugin(const std::string& dir, const std::string& name);
   World& world() { return w_; }
 
   double parseSeconds = 0, elabSeconds = 0;
+  Runner* runner = nullptr;
 
 private:
   bool runEntry(const Entry& e, bool prelude);
@@ -60,12 +76,15 @@ private:
   void elaborate(const Entry& e, bool prelude);
   void define(const Entry& e, bool prelude);
   void showQuery(Raw* r, Show what);
+  void evalQuery(Raw* r);
+  const struct AxiomDef* bindAxiom(const Entry& e);
   template <class F> bool guarded(Span where, F&& body);
 
   World& w_;
   std::ostream& out_;
   std::ostream& err_;
   const Options& opts_;
+  std::string plugin_;                    // the plugin whose file is being loaded
   std::vector<std::string> loading_;      // import stack (canonical paths)
   std::vector<std::string> loadingShown_; // the same, as shown to the user
 };

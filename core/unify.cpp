@@ -1,5 +1,7 @@
 #include "unify.hpp"
 
+#include "literal.hpp"
+
 #include <algorithm>
 
 #include "eval.hpp"
@@ -37,6 +39,17 @@ bool Unifier::unify(Lvl l, Val* t, Val* u) {
   return go(l, t, u, UMode::Rigid);
 }
 
+static bool litEqual(Val* t, Val* u) {
+  if (t->n != u->n) return false;
+  switch (LitKind(t->n)) {
+  case LitKind::BigNat:
+    return mpz_cmp(static_cast<const BigNat*>(t->big)->z, static_cast<const BigNat*>(u->big)->z) ==
+           0;
+  case LitKind::Str: return litStr(t->big) == litStr(u->big);
+  default: return t->bits == u->bits;
+  }
+}
+
 bool Unifier::goSp(Lvl l, Spine* a, Spine* b, UMode m) {
   if ((a ? a->len : 0) != (b ? b->len : 0)) return false;
   if (!a) return true;
@@ -44,8 +57,16 @@ bool Unifier::goSp(Lvl l, Spine* a, Spine* b, UMode m) {
   for (; a; a = a->prev, b = b->prev) {
     if (a->kind != b->kind) return false;
     if (a->kind == Elim::App && !go(l, a->arg, b->arg, m)) return false;
+    if (a->kind == Elim::If && !goIf(l, a->arg, b->arg, m)) return false;
   }
   return true;
+}
+
+// Two stuck conditionals on the same condition: compare the branches.
+bool Unifier::goIf(Lvl l, Val* x, Val* y, UMode m) {
+  if (x->body == y->body && x->env == y->env) return true;
+  return go(l, eval(w_, x->env, x->body->b), eval(w_, y->env, y->body->b), m) &&
+         go(l, eval(w_, x->env, x->body->c), eval(w_, y->env, y->body->c), m);
 }
 
 // Compares all but the last elimination of two spines of equal shape; the
@@ -64,6 +85,7 @@ bool Unifier::goSpInit(Lvl l, Spine* a, Spine* b, UMode m, Val*& lastA, Val*& la
     lastA = a->arg;
     lastB = b->arg;
   }
+  if (a->kind == Elim::If) return goIf(l, a->arg, b->arg, m);
   return true;
 }
 
@@ -148,6 +170,17 @@ bool Unifier::go(Lvl l, Val* t, Val* u, UMode mode) {
       break;
     case VTag::U:
       if (u->tag == VTag::U) return true;
+      break;
+    case VTag::Lit:
+      if (u->tag == VTag::Lit) return litEqual(t, u);
+      break;
+    case VTag::Arr:
+      if (u->tag == VTag::Arr) {
+        if (t->n != u->n) return false;
+        for (uint32_t i = 0; i < t->n; ++i)
+          if (!go(l, t->elems[i], u->elems[i], mode)) return false;
+        return true;
+      }
       break;
     case VTag::Lam:
       if (u->tag == VTag::Lam) {
@@ -318,7 +351,12 @@ bool Unifier::mentionsTm(Tm* t, MetaId m) {
   case TTag::Proj1:
   case TTag::Proj2:
   case TTag::Field: return mentionsTm(t->a, m);
-  case TTag::Let: return mentionsTm(t->a, m) || mentionsTm(t->b, m) || mentionsTm(t->c, m);
+  case TTag::Let:
+  case TTag::If: return mentionsTm(t->a, m) || mentionsTm(t->b, m) || mentionsTm(t->c, m);
+  case TTag::Arr:
+    for (uint32_t i = 0; i < t->n; ++i)
+      if (mentionsTm(t->elems[i], m)) return true;
+    return false;
   default: return false;
   }
 }
@@ -335,6 +373,14 @@ Tm* Unifier::renameSpine(PRen& ren, Tm* head, Spine* sp) {
   Tm* f = renameSpine(ren, head, sp->prev);
   switch (sp->kind) {
   case Elim::App: return app(w_.perm, f, rename(ren, sp->arg), sp->icit);
+  case Elim::If: {
+    Tm* t = mkTm(w_.perm, TTag::If);
+    Val* th = sp->arg;
+    t->a = f;
+    t->b = rename(ren, eval(w_, th->env, th->body->b));
+    t->c = rename(ren, eval(w_, th->env, th->body->c));
+    return t;
+  }
   case Elim::Proj1:
   case Elim::Proj2: {
     Tm* t = mkTm(w_.perm, sp->kind == Elim::Proj1 ? TTag::Proj1 : TTag::Proj2);
@@ -470,6 +516,16 @@ Tm* Unifier::rename(PRen& ren, Val* v) {
   }
   case VTag::U: return mkTm(w_.perm, TTag::U);
   case VTag::Irrelevant: return mkTm(w_.perm, TTag::Irrelevant);
+  case VTag::Lit: return tmOfLit(w_.perm, v);
+  case VTag::Arr: {
+    Tm* t = mkTm(w_.perm, TTag::Arr);
+    t->n = v->n;
+    t->elems = w_.perm.array<Tm*>(v->n);
+    for (uint32_t i = 0; i < v->n; ++i)
+      t->elems[i] = rename(ren, v->elems[i]);
+    return t;
+  }
+  case VTag::Thunk: break;
   }
   throw RenameFail{};
 }
@@ -560,11 +616,19 @@ static Tm* strengthen(Arena& a, Tm* t, Ix cutoff) {
     c->a = strengthen(a, t->a, t->tag == TTag::Lam ? cutoff + 1 : cutoff);
     return c;
   }
-  case TTag::Let: {
+  case TTag::Let:
+  case TTag::If: {
     Tm* c = copy(t);
     c->a = strengthen(a, t->a, cutoff);
     c->b = strengthen(a, t->b, cutoff);
-    c->c = strengthen(a, t->c, cutoff + 1);
+    c->c = strengthen(a, t->c, t->tag == TTag::Let ? cutoff + 1 : cutoff);
+    return c;
+  }
+  case TTag::Arr: {
+    Tm* c = copy(t);
+    c->elems = a.array<Tm*>(t->n);
+    for (uint32_t i = 0; i < t->n; ++i)
+      c->elems[i] = strengthen(a, t->elems[i], cutoff);
     return c;
   }
   default: return t; // closed nodes; InsertedMeta never occurs in solutions

@@ -56,6 +56,7 @@ private:
   struct RenameFail {};
 
   bool go(Lvl l, Val* t, Val* u, UMode m);
+  bool goIf(Lvl l, Val* x, Val* y, UMode m);
   bool goSp(Lvl l, Spine* a, Spine* b, UMode m);
   bool goSpInit(Lvl l, Spine* a, Spine* b, UMode m, Val*& lastA, Val*& lastB);
   bool solve(Lvl l, Val* flex, Val* rhs);

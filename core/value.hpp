@@ -13,7 +13,9 @@ struct Env {
   Val* v;
 };
 
-enum class Elim : uint8_t { App, Proj1, Proj2 };
+// `If` is a stuck conditional: arg is a Thunk holding the If term and its
+// environment; the branches are evaluated once the condition is known.
+enum class Elim : uint8_t { App, Proj1, Proj2, If };
 
 /// Eliminations applied to a neutral head, innermost first via `prev`.
 struct Spine {
@@ -34,18 +36,27 @@ enum class VTag : uint8_t {
   Pair,  // a, b
   U,
   Irrelevant,
+  Lit,   // n = LitKind, bits / big
+  Arr,   // n = length, elems
+  Thunk, // env, body (the If term of a stuck conditional)
 };
 
 struct Val {
   VTag tag;
   Icit icit = Icit::Expl;
+  uint8_t axiom = 0; // Top: the head is an axiom with a normalizer
   Name name;
   uint32_t n = 0;
   uint32_t gen = 0; // the nursery it was made in (0: none); fills padding
-  Val* a = nullptr;
+  union {
+    Val* a = nullptr;
+    uint64_t bits;   // Lit
+    const void* big; // Lit: BigNat* / StrLit*
+  };
   union {
     Spine* sp = nullptr;
     Env* env;
+    Val** elems; // Arr
   };
   union {
     Tm* body = nullptr;

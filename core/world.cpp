@@ -1,5 +1,7 @@
 #include "world.hpp"
 
+#include "axiom.hpp"
+
 #include "eval.hpp"
 
 namespace thorin {
@@ -87,6 +89,12 @@ Val* World::topHead(TopId id) {
   if (!e.headVal) {
     Val* v = mkVal(*this, VTag::Top);
     v->n = id;
+    if (e.axiom && e.axiom->norm) {
+      v->axiom = 1;
+      // A constant axiom (`%core.true`) is its normalizer's value.
+      if (e.axiom->arity == 0)
+        if (Val* c = e.axiom->norm(*this, nullptr)) v = c;
+    }
     e.headVal = v;
   }
   return e.headVal;

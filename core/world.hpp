@@ -20,6 +20,8 @@ struct TopEntry {
   Tm* def; // nullptr for a postulate
   Span span;
   bool prelude = false;
+  const struct AxiomDef* axiom = nullptr; // `.ax %plugin.name`: bound to plugin code
+  int32_t alias = -1; // an axiom: the definition `Nat = %core.Nat` naming it, for printing
   // Values cached for the current scratch epoch.
   uint32_t epoch = 0;
   Val* tyVal = nullptr;

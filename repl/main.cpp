@@ -10,6 +10,7 @@
 
 #include <fmt/format.h>
 
+#include "core_plugin.hpp"
 #include "guard.hpp"
 #include "line_editor.hpp"
 #include "repl.hpp"
@@ -86,6 +87,7 @@ int realMain(void* p) {
 
 int main(int argc, char** argv) {
   std::ios::sync_with_stdio(true);
+  thorin::plugins::registerCore();
   Args args;
   int i = 1;
   if (argc > 1 && std::strcmp(argv[1], "check") == 0) {

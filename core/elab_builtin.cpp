@@ -1,0 +1,171 @@
+// Elaboration of the builtin data's surface syntax: literals typed by the
+// expected type, operators resolved by operand type through the plugin's
+// operator table, `if`, `&&`/`||` (as conditionals), and array literals.
+// The data itself is the core plugin's axioms; nothing here knows their
+// semantics.
+#include <fmt/format.h>
+
+#include <cerrno>
+#include <cstdlib>
+
+#include "axiom.hpp"
+#include "diagnostic.hpp"
+#include "elab.hpp"
+#include "eval.hpp"
+#include "literal.hpp"
+
+namespace thorin {
+
+TopId Elab::builtin(const char* axiomName, Span where) {
+  int32_t id = w_.lookupTop(intern(axiomName));
+  if (id < 0 || !w_.tops[id].axiom)
+    fail(where, fmt::format("this needs the builtin '{}' of the core plugin, which is not loaded",
+                            axiomName),
+         {"the core plugin is loaded unless thorin runs with --no-prelude"});
+  return TopId(id);
+}
+
+const std::string* Elab::axiomHead(Val* v) {
+  v = forceAll(w_, v);
+  if (v->tag != VTag::Top || !w_.tops[v->n].axiom) return nullptr;
+  return &w_.tops[v->n].axiom->name;
+}
+
+static std::string_view text(Raw* r) {
+  return std::string_view(r->span.src->text).substr(r->span.begin, r->span.end - r->span.begin);
+}
+
+static bool isFloatText(std::string_view s) { return s.find_first_of(".eE") != s.npos; }
+
+Tm* Elab::checkNumber(Raw* r, const char* type) {
+  std::string s(text(r));
+  std::string_view ty = type;
+  if (ty == "%core.F64") return tmOfLit(w_.perm, vF64(w_, std::strtod(s.c_str(), nullptr)));
+  if (isFloatText(s))
+    fail(r->span, fmt::format("the literal {} is not a whole number, but a {} is expected", s,
+                              ty == "%core.Nat" ? "Nat" : "I64"));
+  mpz_t z;
+  mpz_init_set_str(z, s.c_str(), 10);
+  if (ty == "%core.I64" && mpz_sizeinbase(z, 2) > 63) {
+    mpz_clear(z);
+    fail(r->span, fmt::format("the literal {} is out of range for I64", s),
+         {"I64 literals go up to 9223372036854775807"});
+  }
+  Val* v = vNat(w_, z);
+  mpz_clear(z);
+  if (ty == "%core.I64") v->n = uint32_t(LitKind::I64);
+  return tmOfLit(w_.perm, v);
+}
+
+std::pair<Tm*, Val*> Elab::inferNumber(Raw* r) {
+  const char* ty = isFloatText(text(r)) ? "%core.F64" : "%core.Nat";
+  Val* vty = builtinType(ty, r->span);
+  return {checkNumber(r, ty), vty};
+}
+
+std::pair<Tm*, Val*> Elab::inferString(Raw* r) {
+  std::string_view s = text(r);
+  Val* vty = builtinType("%core.String", r->span);
+  return {tmOfLit(w_.perm, vStr(w_, unescape(s.substr(1, s.size() - 2)))), vty};
+}
+
+static Tm* mkIf(Arena& a, Tm* c, Tm* t, Tm* e) {
+  Tm* r = mkTm(a, TTag::If);
+  r->a = c;
+  r->b = t;
+  r->c = e;
+  return r;
+}
+
+Tm* Elab::checkIf(Cxt& c, RIf* r, Val* a) {
+  Tm* cond = check(c, r->cond, builtinType("%core.Bool", r->span));
+  Tm* t = check(c, r->then, a);
+  return mkIf(w_.perm, cond, t, check(c, r->els, a));
+}
+
+std::pair<Tm*, Val*> Elab::inferIf(Cxt& c, RIf* r) {
+  Tm* cond = check(c, r->cond, builtinType("%core.Bool", r->span));
+  auto [t, ty] = inferInsert(c, r->then);
+  return {mkIf(w_.perm, cond, t, check(c, r->els, ty)), ty};
+}
+
+static Tm* app2(Arena& a, TopId f, Tm* x, Tm* y) {
+  Tm* h = mkTm(a, TTag::Top);
+  h->n = f;
+  Tm* a1 = mkTm(a, TTag::App);
+  a1->a = h;
+  a1->b = x;
+  Tm* a2 = mkTm(a, TTag::App);
+  a2->a = a1;
+  a2->b = y;
+  return a2;
+}
+
+std::pair<Tm*, Val*> Elab::elabBinOp(Cxt& c, RBinOp* r, Val* expected) {
+  std::string_view op = str(r->op);
+  if (op == "&&" || op == "||") { // short-circuiting: conditionals
+    Val* b = builtinType("%core.Bool", r->span);
+    Tm* x = check(c, r->lhs, b);
+    Tm* y = check(c, r->rhs, b);
+    Tm* k = mkTm(w_.perm, TTag::Top);
+    k->n = builtin(op == "&&" ? "%core.false" : "%core.true", r->span);
+    return {op == "&&" ? mkIf(w_.perm, x, y, k) : mkIf(w_.perm, x, k, y), b};
+  }
+  bool arith = op == "+" || op == "-" || op == "*" || op == "/" || op == "%";
+  Val* ty = nullptr;
+  Tm *x, *y;
+  if (expected && arith)
+    if (const std::string* n = axiomHead(expected))
+      if (*n == "%core.Nat" || *n == "%core.I64" || *n == "%core.F64") ty = expected;
+  if (ty) {
+    x = check(c, r->lhs, ty);
+    y = check(c, r->rhs, ty);
+  } else if (r->lhs->kind == RKind::Number && r->rhs->kind != RKind::Number) {
+    std::tie(y, ty) = inferInsert(c, r->rhs); // `1 + x` takes x's type
+    x = check(c, r->lhs, ty);
+  } else {
+    std::tie(x, ty) = inferInsert(c, r->lhs);
+    y = check(c, r->rhs, ty);
+  }
+  const std::string* tyName = axiomHead(ty);
+  const std::string* ax = tyName ? AxiomRegistry::get().operatorAxiom(op, *tyName) : nullptr;
+  if (!ax) {
+    if (forceAll(w_, ty)->tag == VTag::Flex)
+      fail(r->opSpan, fmt::format("cannot tell which '{}' is meant: the operands' type is not known", op),
+           {"give the operands a type, e.g. λ (x : I64). x + 1"});
+    fail(r->opSpan, fmt::format("no operator '{}' on values of type {}", op, showVal(c, ty)),
+         {"arithmetic works on Nat, I64 and F64; == and != also on Bool and String"});
+  }
+  TopId f = builtin(ax->c_str(), r->opSpan);
+  Val* fty = forceAll(w_, w_.topType(f));
+  Val* resTy = forceAll(w_, apply(w_, fty, vUnused()));
+  resTy = apply(w_, resTy, vUnused());
+  return {app2(w_.perm, f, x, y), resTy};
+}
+
+std::pair<Tm*, Val*> Elab::elabArray(Cxt& c, RArray* r, Val* expected) {
+  Val* elemTy = nullptr;
+  if (expected) {
+    Val* f = forceAll(w_, expected);
+    const std::string* n = axiomHead(f);
+    if (n && *n == "%core.Array" && f->sp && f->sp->len == 2) elemTy = f->sp->arg;
+  }
+  Tm* t = mkTm(w_.perm, TTag::Arr);
+  t->n = r->n;
+  t->elems = w_.perm.array<Tm*>(r->n);
+  uint32_t i = 0;
+  if (!elemTy) {
+    if (r->n == 0)
+      fail(r->span, "cannot infer the element type of an empty array",
+           {"give it a type, e.g. let xs : Array 0 Nat = []; …"});
+    std::tie(t->elems[0], elemTy) = inferInsert(c, r->elems[0]);
+    i = 1;
+  }
+  for (; i < r->n; ++i)
+    t->elems[i] = check(c, r->elems[i], elemTy);
+  Val* arr = w_.topHead(builtin("%core.Array", r->span));
+  Val* ty = vApp(w_, vApp(w_, arr, vLit(w_, LitKind::Nat, r->n), Icit::Expl), elemTy, Icit::Expl);
+  return {t, ty};
+}
+
+} // namespace thorin

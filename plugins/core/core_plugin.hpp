@@ -1,0 +1,8 @@
+// The core plugin: builtin data (Nat, Bool, Unit, I64, F64, String, arrays)
+// as axioms with normalizers. Declarations: core.thorin next to this file.
+#pragma once
+
+namespace thorin::plugins {
+/// Registers the normalizers and operators of `%core` (idempotent).
+void registerCore();
+} // namespace thorin::plugins

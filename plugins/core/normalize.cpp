@@ -1,0 +1,353 @@
+// Normalizers of the core plugin: constant folding and the algebraic
+// identities dependent typing needs (n + 0 ▷ n). Each returns nullptr when
+// it cannot simplify, which leaves the application stuck. Run-time errors
+// (division by zero, out of range) are stuck here, too: the runtime
+// evaluator reports them with a location.
+#include <cmath>
+#include <cstring>
+
+#include "axiom.hpp"
+#include "core_plugin.hpp"
+#include "eval.hpp"
+#include "literal.hpp"
+
+namespace thorin::plugins {
+namespace {
+
+bool isLit(const Val* v, LitKind k) { return v->tag == VTag::Lit && LitKind(v->n) == k; }
+bool isNat(const Val* v) {
+  return v->tag == VTag::Lit && (LitKind(v->n) == LitKind::Nat || LitKind(v->n) == LitKind::BigNat);
+}
+bool isZero(const Val* v) { return isLit(v, LitKind::Nat) && v->bits == 0; }
+bool isOne(const Val* v) { return isLit(v, LitKind::Nat) && v->bits == 1; }
+
+struct Mpz {
+  mpz_t z;
+  Mpz() { mpz_init(z); }
+  explicit Mpz(const Val* v) {
+    mpz_init(z);
+    litNat(v, z);
+  }
+  ~Mpz() { mpz_clear(z); }
+};
+
+// Nat ---------------------------------------------------------------------
+enum class Arith { Add, Sub, Mul, Div, Mod };
+enum class Cmp { Eq, Ne, Lt, Le, Gt, Ge };
+
+template <class T> bool compare(Cmp c, T a, T b) {
+  switch (c) {
+  case Cmp::Eq: return a == b;
+  case Cmp::Ne: return a != b;
+  case Cmp::Lt: return a < b;
+  case Cmp::Le: return a <= b;
+  case Cmp::Gt: return a > b;
+  case Cmp::Ge: return a >= b;
+  }
+  return false;
+}
+
+template <Arith op> Val* natArith(World& w, Val* const* a) {
+  Val *x = a[0], *y = a[1];
+  if constexpr (op == Arith::Add) {
+    if (isZero(y)) return x;
+    if (isZero(x)) return y;
+  } else if constexpr (op == Arith::Sub) {
+    if (isZero(y)) return x;
+  } else if constexpr (op == Arith::Mul) {
+    if (isOne(y)) return x;
+    if (isOne(x)) return y;
+    if (isZero(x) || isZero(y)) return vLit(w, LitKind::Nat, 0);
+  }
+  if (!isNat(x) || !isNat(y)) return nullptr;
+  if (isLit(x, LitKind::Nat) && isLit(y, LitKind::Nat)) {
+    uint64_t p = x->bits, q = y->bits, r;
+    switch (op) {
+    case Arith::Add:
+      if (!__builtin_add_overflow(p, q, &r)) return vLit(w, LitKind::Nat, r);
+      break;
+    case Arith::Sub: return vLit(w, LitKind::Nat, p > q ? p - q : 0);
+    case Arith::Mul:
+      if (!__builtin_mul_overflow(p, q, &r)) return vLit(w, LitKind::Nat, r);
+      break;
+    case Arith::Div: return q ? vLit(w, LitKind::Nat, p / q) : nullptr;
+    case Arith::Mod: return q ? vLit(w, LitKind::Nat, p % q) : nullptr;
+    }
+  }
+  Mpz p(x), q(y), r;
+  switch (op) {
+  case Arith::Add: mpz_add(r.z, p.z, q.z); break;
+  case Arith::Sub:
+    mpz_sub(r.z, p.z, q.z);
+    if (mpz_sgn(r.z) < 0) mpz_set_ui(r.z, 0);
+    break;
+  case Arith::Mul: mpz_mul(r.z, p.z, q.z); break;
+  case Arith::Div:
+    if (!mpz_sgn(q.z)) return nullptr;
+    mpz_fdiv_q(r.z, p.z, q.z);
+    break;
+  case Arith::Mod:
+    if (!mpz_sgn(q.z)) return nullptr;
+    mpz_fdiv_r(r.z, p.z, q.z);
+    break;
+  }
+  return vNat(w, r.z);
+}
+
+template <Cmp c> Val* natCmp(World& w, Val* const* a) {
+  if (!isNat(a[0]) || !isNat(a[1])) return nullptr;
+  Mpz p(a[0]), q(a[1]);
+  return vBool(w, compare(c, mpz_cmp(p.z, q.z), 0));
+}
+
+// I64 (wraps modulo 2^64) ------------------------------------------------
+template <Arith op> Val* i64Arith(World& w, Val* const* a) {
+  Val *x = a[0], *y = a[1];
+  bool lx = isLit(x, LitKind::I64), ly = isLit(y, LitKind::I64);
+  if constexpr (op == Arith::Add) {
+    if (ly && y->bits == 0) return x;
+    if (lx && x->bits == 0) return y;
+  } else if constexpr (op == Arith::Sub) {
+    if (ly && y->bits == 0) return x;
+  } else if constexpr (op == Arith::Mul) {
+    if (ly && y->bits == 1) return x;
+    if (lx && x->bits == 1) return y;
+  }
+  if (!lx || !ly) return nullptr;
+  uint64_t p = x->bits, q = y->bits;
+  int64_t sp = int64_t(p), sq = int64_t(q);
+  switch (op) {
+  case Arith::Add: return vLit(w, LitKind::I64, p + q);
+  case Arith::Sub: return vLit(w, LitKind::I64, p - q);
+  case Arith::Mul: return vLit(w, LitKind::I64, p * q);
+  case Arith::Div:
+    if (!q) return nullptr;
+    if (sq == -1) return vLit(w, LitKind::I64, 0 - p); // INT64_MIN / -1 wraps
+    return vLit(w, LitKind::I64, uint64_t(sp / sq));
+  case Arith::Mod:
+    if (!q) return nullptr;
+    if (sq == -1) return vLit(w, LitKind::I64, 0);
+    return vLit(w, LitKind::I64, uint64_t(sp % sq));
+  }
+  return nullptr;
+}
+
+template <Cmp c> Val* i64Cmp(World& w, Val* const* a) {
+  if (!isLit(a[0], LitKind::I64) || !isLit(a[1], LitKind::I64)) return nullptr;
+  return vBool(w, compare(c, int64_t(a[0]->bits), int64_t(a[1]->bits)));
+}
+
+// F64 --------------------------------------------------------------------
+template <Arith op> Val* f64Arith(World& w, Val* const* a) {
+  if (!isLit(a[0], LitKind::F64) || !isLit(a[1], LitKind::F64)) return nullptr;
+  double p = litF64(a[0]), q = litF64(a[1]);
+  switch (op) {
+  case Arith::Add: return vF64(w, p + q);
+  case Arith::Sub: return vF64(w, p - q);
+  case Arith::Mul: return vF64(w, p * q);
+  case Arith::Div: return vF64(w, p / q);
+  case Arith::Mod: return nullptr;
+  }
+  return nullptr;
+}
+
+template <Cmp c> Val* f64Cmp(World& w, Val* const* a) {
+  if (!isLit(a[0], LitKind::F64) || !isLit(a[1], LitKind::F64)) return nullptr;
+  return vBool(w, compare(c, litF64(a[0]), litF64(a[1])));
+}
+
+template <Cmp c> Val* boolCmp(World& w, Val* const* a) {
+  if (!isLit(a[0], LitKind::Bool) || !isLit(a[1], LitKind::Bool)) return nullptr;
+  return vBool(w, compare(c, a[0]->bits, a[1]->bits));
+}
+
+template <Cmp c> Val* strCmp(World& w, Val* const* a) {
+  if (!isLit(a[0], LitKind::Str) || !isLit(a[1], LitKind::Str)) return nullptr;
+  return vBool(w, compare(c, litStr(a[0]->big), litStr(a[1]->big)));
+}
+
+// Conversions -------------------------------------------------------------
+Val* natToI64(World& w, Val* const* a) {
+  if (!isLit(a[0], LitKind::Nat) || a[0]->bits > uint64_t(INT64_MAX)) return nullptr;
+  return vLit(w, LitKind::I64, a[0]->bits);
+}
+Val* i64ToNat(World& w, Val* const* a) {
+  if (!isLit(a[0], LitKind::I64) || int64_t(a[0]->bits) < 0) return nullptr;
+  return vLit(w, LitKind::Nat, a[0]->bits);
+}
+Val* i64ToF64(World& w, Val* const* a) {
+  if (!isLit(a[0], LitKind::I64)) return nullptr;
+  return vF64(w, double(int64_t(a[0]->bits)));
+}
+Val* f64ToI64(World& w, Val* const* a) {
+  if (!isLit(a[0], LitKind::F64)) return nullptr;
+  double d = litF64(a[0]);
+  if (!(d > -9223372036854775808.0 - 1 && d < 9223372036854775808.0)) return nullptr;
+  return vLit(w, LitKind::I64, uint64_t(int64_t(d)));
+}
+Val* natToF64(World& w, Val* const* a) {
+  if (!isNat(a[0])) return nullptr;
+  Mpz p(a[0]);
+  return vF64(w, mpz_get_d(p.z));
+}
+Val* f64Sqrt(World& w, Val* const* a) {
+  if (!isLit(a[0], LitKind::F64)) return nullptr;
+  return vF64(w, std::sqrt(litF64(a[0])));
+}
+
+// Arrays ------------------------------------------------------------------
+constexpr uint64_t kMaxArray = uint64_t(1) << 24; // larger arrays stay symbolic here
+
+Val* arrBuild(World& w, Val* const* a) { // {A} n f
+  if (!isLit(a[1], LitKind::Nat) || a[1]->bits > kMaxArray) return nullptr;
+  uint32_t n = uint32_t(a[1]->bits);
+  Val* v = mkVal(w, VTag::Arr);
+  v->n = n;
+  v->elems = w.perm.array<Val*>(n);
+  for (uint32_t i = 0; i < n; ++i)
+    v->elems[i] = vApp(w, a[2], vLit(w, LitKind::Idx, i), Icit::Expl);
+  return v;
+}
+Val* arrGet(World&, Val* const* a) { // {A} {n} arr i
+  if (a[2]->tag != VTag::Arr || !isLit(a[3], LitKind::Idx) || a[3]->bits >= a[2]->n)
+    return nullptr;
+  return a[2]->elems[a[3]->bits];
+}
+Val* arrSet(World& w, Val* const* a) { // {A} {n} arr i x
+  if (a[2]->tag != VTag::Arr || !isLit(a[3], LitKind::Idx) || a[3]->bits >= a[2]->n)
+    return nullptr;
+  Val* v = mkVal(w, VTag::Arr);
+  v->n = a[2]->n;
+  v->elems = w.perm.array<Val*>(v->n);
+  std::memcpy(v->elems, a[2]->elems, sizeof(Val*) * v->n);
+  v->elems[a[3]->bits] = a[4];
+  return v;
+}
+Val* arrLength(World& w, Val* const* a) { // {A} {n} arr
+  if (a[2]->tag == VTag::Arr) return vLit(w, LitKind::Nat, a[2]->n);
+  if (isNat(a[1])) return a[1];
+  return nullptr;
+}
+Val* idxOf(World& w, Val* const* a) { // {n} k
+  if (!isLit(a[0], LitKind::Nat) || !isLit(a[1], LitKind::Nat) || a[1]->bits >= a[0]->bits)
+    return nullptr;
+  return vLit(w, LitKind::Idx, a[1]->bits);
+}
+Val* idxToNat(World& w, Val* const* a) { // {n} i
+  if (!isLit(a[1], LitKind::Idx)) return nullptr;
+  return vLit(w, LitKind::Nat, a[1]->bits);
+}
+
+// Strings -----------------------------------------------------------------
+Val* strLen(World& w, Val* const* a) {
+  if (!isLit(a[0], LitKind::Str)) return nullptr;
+  return vLit(w, LitKind::Nat, litStr(a[0]->big).size());
+}
+Val* strAt(World& w, Val* const* a) {
+  if (!isLit(a[0], LitKind::Str) || !isLit(a[1], LitKind::Nat)) return nullptr;
+  std::string_view s = litStr(a[0]->big);
+  if (a[1]->bits >= s.size()) return nullptr;
+  return vLit(w, LitKind::Nat, static_cast<unsigned char>(s[a[1]->bits]));
+}
+Val* strCat(World& w, Val* const* a) {
+  if (!isLit(a[0], LitKind::Str) || !isLit(a[1], LitKind::Str)) return nullptr;
+  if (litStr(a[0]->big).empty()) return a[1];
+  if (litStr(a[1]->big).empty()) return a[0];
+  return vStr(w, std::string(litStr(a[0]->big)) + std::string(litStr(a[1]->big)));
+}
+Val* natToString(World& w, Val* const* a) {
+  if (!isNat(a[0])) return nullptr;
+  return vStr(w, showLit(LitKind(a[0]->n), a[0]->bits, a[0]->big));
+}
+
+// Eliminators ---------------------------------------------------------------
+Val* natElim(World& w, Val* const* a) { // P z s n
+  if (!isLit(a[3], LitKind::Nat) || a[3]->bits > (uint64_t(1) << 32)) return nullptr;
+  Val* acc = a[1];
+  for (uint64_t i = 0; i < a[3]->bits; ++i)
+    acc = vApp(w, vApp(w, a[2], vLit(w, LitKind::Nat, i), Icit::Expl), acc, Icit::Expl);
+  return acc;
+}
+Val* boolElim(World&, Val* const* a) { // P t f b
+  if (!isLit(a[3], LitKind::Bool)) return nullptr;
+  return a[3]->bits ? a[1] : a[2];
+}
+
+Val* constTrue(World& w, Val* const*) { return vBool(w, true); }
+Val* constFalse(World& w, Val* const*) { return vBool(w, false); }
+Val* constTt(World& w, Val* const*) { return vLit(w, LitKind::Unit, 0); }
+
+} // namespace
+
+void registerCore() {
+  static bool done = false;
+  if (done) return;
+  done = true;
+  auto& r = AxiomRegistry::get();
+  auto ax = [&](const char* name, uint32_t arity, Normalizer n) { r.add({name, arity, n}); };
+  for (const char* t : {"%core.Nat", "%core.Bool", "%core.Unit", "%core.I64", "%core.F64",
+                        "%core.String", "%core.Idx", "%core.Array"})
+    ax(t, 0, nullptr);
+  ax("%core.true", 0, constTrue);
+  ax("%core.false", 0, constFalse);
+  ax("%core.tt", 0, constTt);
+
+  // name, operator, Nat/I64/F64 normalizers (nullptr: not on that type)
+  struct Op {
+    const char *name, *sym;
+    Normalizer nat, i64, f64;
+  };
+  const Op ops[] = {
+      {"add", "+", natArith<Arith::Add>, i64Arith<Arith::Add>, f64Arith<Arith::Add>},
+      {"sub", "-", natArith<Arith::Sub>, i64Arith<Arith::Sub>, f64Arith<Arith::Sub>},
+      {"mul", "*", natArith<Arith::Mul>, i64Arith<Arith::Mul>, f64Arith<Arith::Mul>},
+      {"div", "/", natArith<Arith::Div>, i64Arith<Arith::Div>, f64Arith<Arith::Div>},
+      {"mod", "%", natArith<Arith::Mod>, i64Arith<Arith::Mod>, nullptr},
+      {"eq", "==", natCmp<Cmp::Eq>, i64Cmp<Cmp::Eq>, f64Cmp<Cmp::Eq>},
+      {"ne", "!=", natCmp<Cmp::Ne>, i64Cmp<Cmp::Ne>, f64Cmp<Cmp::Ne>},
+      {"lt", "<", natCmp<Cmp::Lt>, i64Cmp<Cmp::Lt>, f64Cmp<Cmp::Lt>},
+      {"le", "<=", natCmp<Cmp::Le>, i64Cmp<Cmp::Le>, f64Cmp<Cmp::Le>},
+      {"gt", ">", natCmp<Cmp::Gt>, i64Cmp<Cmp::Gt>, f64Cmp<Cmp::Gt>},
+      {"ge", ">=", natCmp<Cmp::Ge>, i64Cmp<Cmp::Ge>, f64Cmp<Cmp::Ge>},
+  };
+  for (const Op& o : ops) {
+    auto bind = [&](const char* ty, const char* pfx, Normalizer n) {
+      if (!n) return;
+      std::string name = std::string("%core.") + pfx + "." + o.name;
+      ax(name.c_str(), 2, n);
+      r.addOperator(o.sym, ty, name);
+    };
+    bind("%core.Nat", "nat", o.nat);
+    bind("%core.I64", "i64", o.i64);
+    bind("%core.F64", "f64", o.f64);
+  }
+  ax("%core.bool.eq", 2, boolCmp<Cmp::Eq>);
+  ax("%core.bool.ne", 2, boolCmp<Cmp::Ne>);
+  r.addOperator("==", "%core.Bool", "%core.bool.eq");
+  r.addOperator("!=", "%core.Bool", "%core.bool.ne");
+  ax("%core.str.eq", 2, strCmp<Cmp::Eq>);
+  ax("%core.str.ne", 2, strCmp<Cmp::Ne>);
+  r.addOperator("==", "%core.String", "%core.str.eq");
+  r.addOperator("!=", "%core.String", "%core.str.ne");
+
+  ax("%core.conv.natToI64", 1, natToI64);
+  ax("%core.conv.i64ToNat", 1, i64ToNat);
+  ax("%core.conv.i64ToF64", 1, i64ToF64);
+  ax("%core.conv.f64ToI64", 1, f64ToI64);
+  ax("%core.conv.natToF64", 1, natToF64);
+  ax("%core.f64.sqrt", 1, f64Sqrt);
+  ax("%core.arr.build", 3, arrBuild);
+  ax("%core.arr.get", 4, arrGet);
+  ax("%core.arr.set", 5, arrSet);
+  ax("%core.arr.length", 3, arrLength);
+  ax("%core.idx.of", 2, idxOf);
+  ax("%core.idx.toNat", 2, idxToNat);
+  ax("%core.str.len", 1, strLen);
+  ax("%core.str.at", 2, strAt);
+  ax("%core.str.cat", 2, strCat);
+  ax("%core.nat.toString", 1, natToString);
+  ax("%core.nat.elim", 4, natElim);
+  ax("%core.bool.elim", 4, boolElim);
+}
+
+} // namespace thorin::plugins
