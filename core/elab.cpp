@@ -380,6 +380,15 @@ std::pair<Tm*, Val*> Elab::inferApp(Cxt& c, RApp* r) {
   res->a = t;
   res->b = u;
   res->icit = icit;
+  // Applications of builtins remember their position for run-time errors.
+  Tm* h = t;
+  while (h->tag == TTag::App)
+    h = h->a;
+  if (h->tag == TTag::Top) {
+    const TopEntry& e = w_.tops[h->n];
+    if (e.axiom || (e.def && e.def->tag == TTag::Top && w_.tops[e.def->n].axiom))
+      res->m = w_.addSpan(r->span);
+  }
   return {res, instantiate(c, f, u)};
 }
 

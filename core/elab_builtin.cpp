@@ -140,7 +140,9 @@ std::pair<Tm*, Val*> Elab::elabBinOp(Cxt& c, RBinOp* r, Val* expected) {
   Val* fty = forceAll(w_, w_.topType(f));
   Val* resTy = forceAll(w_, apply(w_, fty, vUnused()));
   resTy = apply(w_, resTy, vUnused());
-  return {app2(w_.perm, f, x, y), resTy};
+  Tm* t = app2(w_.perm, f, x, y);
+  t->m = w_.addSpan(r->opSpan); // for run-time errors (division by zero)
+  return {t, resTy};
 }
 
 std::pair<Tm*, Val*> Elab::elabArray(Cxt& c, RArray* r, Val* expected) {

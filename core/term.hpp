@@ -41,7 +41,7 @@ struct Tm {
   mutable uint8_t usesVar0 = 0; // cache for dependsOnVar0(): 0 unknown, 1 yes, 2 no
   Name name;
   uint32_t n = 0;
-  uint32_t m = 0; // InsertedMeta: mask length
+  uint32_t m = 0; // InsertedMeta: mask length; App of a builtin: World::spans index + 1
   union {
     Tm* a = nullptr;
     const uint8_t* mask; // InsertedMeta: 1 = bound variable, 0 = let-defined

@@ -292,8 +292,23 @@ void TopLevel::evalQuery(Raw* r) {
   size_t firstMeta = w_.metas.size();
   auto [t, ty] = el.inferInsert(c, r);
   el.requireSolved(firstMeta);
-  if (!runner) fail(r->span, "this thorin has no runtime evaluator");
-  out_ << runner->run(w_, t, ty, r->span) << "\n";
+  if (!opts_.runner) fail(r->span, "this thorin has no runtime evaluator");
+  out_ << opts_.runner->run(w_, t, ty, r->span) << "\n";
+}
+
+bool TopLevel::evalMain(TopId id) {
+  const TopEntry& e = w_.tops[id];
+  return transaction(w_, *this, e.span, false, [&] {
+    w_.beginEntry();
+    if (!opts_.runner) fail(e.span, "this thorin has no runtime evaluator");
+    Tm* t = mkTm(w_.scratch, TTag::Top);
+    t->n = id;
+    Val* ty = w_.topType(id);
+    std::string s = opts_.runner->run(w_, t, ty, e.span);
+    Val* f = forceAll(w_, ty);
+    bool unit = f->tag == VTag::Top && w_.tops[f->n].axiom && w_.tops[f->n].axiom->name == "%core.Unit";
+    if (!unit) out_ << s << "\n";
+  });
 }
 
 void TopLevel::showQuery(Raw* r, Show what) {
@@ -309,6 +324,7 @@ void TopLevel::showQuery(Raw* r, Show what) {
   case Show::Both:
     out_ << show(w_, normalize(w_, w_.scratch, 0, nullptr, t)) << " : " << tyStr << "\n";
     break;
+  case Show::Eval: break;
   }
 }
 
@@ -392,7 +408,10 @@ bool TopLevel::query(const std::string& text, Show what, const char* origin) {
   Parser parser(*src, syntax);
   bool ok = transaction(w_, *this, Span{src, 0, uint32_t(text.size())}, true, [&] {
     Raw* r = parser.wholeTerm();
-    showQuery(r, what);
+    if (what == Show::Eval)
+      evalQuery(r);
+    else
+      showQuery(r, what);
   });
   if (ok) w_.rollback(snap);
   return ok;

@@ -14,19 +14,6 @@
 
 namespace thorin {
 
-struct Options {
-  bool time = false;   // print parse/elaboration time per file (`--time`, `:time`)
-  bool prelude = true; // load prelude/*.thorin into every new world
-};
-
-struct Timer {
-  std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
-  double seconds() const {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  }
-};
-std::string formatSeconds(double s);
-
 /// Runs closed programs (`.eval`, `thorin run`): the runtime evaluator and
 /// the JIT live outside core/ (in jit/) and plug in here.
 class Runner {
@@ -39,6 +26,20 @@ public:
   /// (they were rolled back or replaced).
   virtual void forget(World& w, TopId first) = 0;
 };
+
+struct Options {
+  bool time = false;   // print parse/elaboration time per file (`--time`, `:time`)
+  bool prelude = true; // load prelude/*.thorin into every new world
+  Runner* runner = nullptr; // `.eval` (none: an error)
+};
+
+struct Timer {
+  std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
+  double seconds() const {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  }
+};
+std::string formatSeconds(double s);
 
 class TopLevel {
 public:
@@ -59,16 +60,17 @@ public:
 
   /// Elaborates an expression typed by the user; prints its normal form
   /// and/or type. Used by `:type` / `:nf` and by plain expressions.
-  enum class Show { Type, NormalForm, Both };
+  enum class Show { Type, NormalForm, Both, Eval };
   bool query(const std::string& text, Show what, const char* origin = "<interactive>");
 
   void printError(const Error& e);
+  /// Runs the top-level definition `id` (`main`) and prints its value.
+  bool evalMain(TopId id);
   /// Loads plugins/NAME/NAME.thorin, whose `.ax %NAME.x` bind the plugin's code.
   bool loadPlugin(const std::string& dir, const std::string& name);
   World& world() { return w_; }
 
   double parseSeconds = 0, elabSeconds = 0;
-  Runner* runner = nullptr;
 
 private:
   bool runEntry(const Entry& e, bool prelude);

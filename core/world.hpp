@@ -80,6 +80,12 @@ public:
   std::deque<TopEntry> tops;
   std::deque<MetaEntry> metas; // a deque: millions of entries grow without reallocation
   std::vector<std::unique_ptr<Source>> sources;
+  // Positions of builtin applications (App::m = index + 1), for run-time errors.
+  std::vector<Span> spans;
+  uint32_t addSpan(Span s) {
+    spans.push_back(s);
+    return uint32_t(spans.size());
+  }
   std::vector<std::string> loadedFiles; // canonical paths, for `.import` once-only
   uint32_t epoch = 1;
   uint32_t block = 0;

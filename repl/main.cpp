@@ -14,6 +14,7 @@
 #include "guard.hpp"
 #include "line_editor.hpp"
 #include "repl.hpp"
+#include "runtime.hpp"
 #include "session.hpp"
 
 #ifndef THORIN_VERSION
@@ -29,10 +30,16 @@ const char* kUsage = R"(thorin — a JIT-compiling REPL for dependently typed co
 usage:
   thorin [options] [FILE…]          start the REPL, after loading FILEs
   thorin check [options] FILE…      elaborate FILEs; exit 1 on any error
+  thorin run [options] FILE         elaborate FILE, print its .eval results and
+                                    the value of `main`; exit 1 on an elaboration
+                                    error, 2 on a run-time error
 
 options:
   --time          print parse and elaboration time per file ([elabtime] per entry)
   --no-prelude    do not load the prelude
+  --jit=MODE      off | lazy (compile hot functions, the default) | eager
+  --jit-threshold N   calls before a function is compiled (default 2)
+  --jit-stats     print each compilation (name, time) to stderr
   -h, --help      show this help
   --version       show the version
 
@@ -42,14 +49,36 @@ type :? for the list of commands.
 
 struct Args {
   bool check = false;
+  bool run = false;
+  rt::JitOptions jit;
   Options opts;
   std::vector<std::string> files;
 };
 
 void onSigint(int) { gInterrupt.store(true); }
 
+// `thorin run FILE`: load (printing the .eval results), then print `main`.
+int runFile(Args& args, Session& s, rt::Runtime& runtime) {
+  if (!s.load(args.files)) return runtime.hadError ? 2 : 1;
+  World& w = s.world();
+  int32_t m = w.lookupTop(intern("main"));
+  if (m < 0 || w.tops[m].prelude) return 0;
+  bool ok = s.top().evalMain(TopId(m));
+  if (runtime.hadError) return 2;
+  return ok ? 0 : 1;
+}
+
 int realMain(void* p) {
   Args& args = *static_cast<Args*>(p);
+  rt::Runtime runtime(args.jit, std::cerr);
+  runtime.backend = makeBackend(args.jit);
+  args.opts.runner = &runtime;
+  if (args.run) {
+    Session s(std::cout, std::cerr, args.opts);
+    int status = runFile(args, s, runtime);
+    std::cout.flush();
+    std::_Exit(status); // skip tearing down the heap and the JIT
+  }
   if (args.check) {
     int status = 0;
     for (size_t i = 0; i < args.files.size(); ++i) {
@@ -90,8 +119,12 @@ int main(int argc, char** argv) {
   thorin::plugins::registerCore();
   Args args;
   int i = 1;
+  thorin::plugins::registerCoreRuntime();
   if (argc > 1 && std::strcmp(argv[1], "check") == 0) {
     args.check = true;
+    ++i;
+  } else if (argc > 1 && std::strcmp(argv[1], "run") == 0) {
+    args.run = true;
     ++i;
   }
   for (; i < argc; ++i) {
@@ -110,6 +143,29 @@ int main(int argc, char** argv) {
       args.opts.time = true;
     } else if (a == "--no-prelude") {
       args.opts.prelude = false;
+    } else if (a.rfind("--jit=", 0) == 0) {
+      std::string m = a.substr(6);
+      if (m == "off")
+        args.jit.mode = rt::JitMode::Off;
+      else if (m == "lazy")
+        args.jit.mode = rt::JitMode::Lazy;
+      else if (m == "eager")
+        args.jit.mode = rt::JitMode::Eager;
+      else {
+        std::cerr << fmt::format("thorin: --jit takes off, lazy or eager, not '{}'\n", m);
+        return 2;
+      }
+    } else if (a == "--jit-threshold" || a.rfind("--jit-threshold=", 0) == 0) {
+      std::string v = a.size() > 15 && a[15] == '=' ? a.substr(16) : (i + 1 < argc ? argv[++i] : "");
+      char* end = nullptr;
+      unsigned long long n = std::strtoull(v.c_str(), &end, 10);
+      if (v.empty() || *end || n == 0) {
+        std::cerr << "thorin: --jit-threshold needs a positive number\n";
+        return 2;
+      }
+      args.jit.threshold = n;
+    } else if (a == "--jit-stats") {
+      args.jit.stats = true;
     } else if (a.size() > 1 && a[0] == '-') {
       std::cerr << fmt::format("thorin: unknown option '{}' (see thorin --help)\n", a);
       return 2;
@@ -119,6 +175,10 @@ int main(int argc, char** argv) {
   }
   if (args.check && args.files.empty()) {
     std::cerr << "thorin: check needs at least one file (see thorin --help)\n";
+    return 2;
+  }
+  if (args.run && args.files.size() != 1) {
+    std::cerr << "thorin: run needs exactly one file (see thorin --help)\n";
     return 2;
   }
   struct sigaction sa {};

@@ -6,3 +6,8 @@ namespace thorin::plugins {
 /// Registers the normalizers and operators of `%core` (idempotent).
 void registerCore();
 } // namespace thorin::plugins
+
+namespace thorin::plugins {
+/// Registers the run-time implementations of `%core`'s axioms (idempotent).
+void registerCoreRuntime();
+} // namespace thorin::plugins

@@ -1,0 +1,192 @@
+#include "erase.hpp"
+
+#include "axiom.hpp"
+#include "literal.hpp"
+
+namespace thorin::rt {
+
+ETm* Eraser::mk(ETag t) {
+  ETm* e = out_.make<ETm>();
+  e->tag = t;
+  return e;
+}
+
+bool Eraser::isTypeFormer(TopId id) {
+  const Tm* ty = w_.tops[id].type;
+  while (ty->tag == TTag::Pi)
+    ty = ty->b;
+  return ty->tag == TTag::U;
+}
+
+const AxiomDef* Eraser::axiomOf(TopId id) {
+  const TopEntry& e = w_.tops[id];
+  if (e.axiom) return e.axiom;
+  if (e.def && e.def->tag == TTag::Top) return w_.tops[e.def->n].axiom;
+  return nullptr;
+}
+
+// The erased head of an application; primitives take their arguments here.
+ETm* Eraser::head(Tm* h, uint32_t span, std::vector<ETm*>& args) {
+  if (h->tag != TTag::Top) return erase(h);
+  if (isTypeFormer(h->n)) return mk(ETag::Erased);
+  const AxiomDef* ax = axiomOf(h->n);
+  if (!ax) return erase(h);
+  if (ax->arity == 0) return erase(h); // constants
+  const Prim* p = findPrim(ax->name);
+  if (!p) return erase(h);
+  ETm* e = mk(args.size() >= p->arity ? ETag::Prim : ETag::PrimPap);
+  e->prim = p->id;
+  e->span = span;
+  uint32_t k = std::min<uint32_t>(uint32_t(args.size()), p->arity);
+  e->n = k;
+  e->args = out_.array<ETm*>(k);
+  for (uint32_t i = 0; i < k; ++i)
+    e->args[i] = args[i];
+  args.erase(args.begin(), args.begin() + k);
+  return e;
+}
+
+ETm* Eraser::eraseApp(Tm* t) {
+  std::vector<Tm*> apps;
+  Tm* h = t;
+  uint32_t span = 0;
+  while (h->tag == TTag::App) {
+    if (h->m) span = h->m;
+    apps.push_back(h);
+    h = h->a;
+  }
+  std::vector<ETm*> args;
+  for (size_t i = apps.size(); i-- > 0;)
+    args.push_back(erase(apps[i]->b));
+  ETm* f = head(h, span, args);
+  if (args.empty() || f->tag == ETag::Erased) return f;
+  ETm* e = mk(ETag::App);
+  e->a = f;
+  e->n = uint32_t(args.size());
+  e->args = out_.array<ETm*>(args.size());
+  for (size_t i = 0; i < args.size(); ++i)
+    e->args[i] = args[i];
+  return e;
+}
+
+ETm* Eraser::erase(Tm* t) {
+  switch (t->tag) {
+  case TTag::Var: {
+    ETm* e = mk(ETag::Var);
+    e->n = t->n;
+    return e;
+  }
+  case TTag::Top: {
+    if (isTypeFormer(t->n)) return mk(ETag::Erased);
+    if (const AxiomDef* ax = axiomOf(t->n)) {
+      if (ax->arity == 0) { // a constant: its normal form is a literal
+        Val* v = ax->norm ? ax->norm(w_, nullptr) : nullptr;
+        if (!v || v->tag != VTag::Lit) return mk(ETag::Erased);
+        ETm* e = mk(ETag::Lit);
+        e->n = v->n;
+        e->bits = v->bits;
+        return e;
+      }
+      std::vector<ETm*> none;
+      return head(t, 0, none);
+    }
+    ETm* e = mk(ETag::Global);
+    e->n = t->n;
+    return e;
+  }
+  case TTag::Meta: {
+    Tm* s = w_.metas[t->n].solution;
+    return s ? erase(s) : mk(ETag::Erased);
+  }
+  case TTag::InsertedMeta: {
+    Tm* s = w_.metas[t->n].solution;
+    if (!s) return mk(ETag::Erased);
+    std::vector<ETm*> args;
+    for (uint32_t i = 0; i < t->m; ++i)
+      if (t->mask[i]) {
+        ETm* v = mk(ETag::Var);
+        v->n = t->m - 1 - i;
+        args.push_back(v);
+      }
+    ETm* f = erase(s);
+    if (args.empty()) return f;
+    ETm* e = mk(ETag::App);
+    e->a = f;
+    e->n = uint32_t(args.size());
+    e->args = out_.array<ETm*>(args.size());
+    for (size_t i = 0; i < args.size(); ++i)
+      e->args[i] = args[i];
+    return e;
+  }
+  case TTag::App: return eraseApp(t);
+  case TTag::Lam: {
+    uint32_t n = 0;
+    Tm* b = t;
+    while (b->tag == TTag::Lam) {
+      ++n;
+      b = b->a;
+    }
+    ETm* e = mk(ETag::Lam);
+    e->n = n;
+    e->a = erase(b);
+    return e;
+  }
+  case TTag::Pi:
+  case TTag::Sigma:
+  case TTag::U:
+  case TTag::Irrelevant: return mk(ETag::Erased);
+  case TTag::Pair: {
+    ETm* e = mk(ETag::Pair);
+    e->a = erase(t->a);
+    e->b = erase(t->b);
+    return e;
+  }
+  case TTag::Proj1:
+  case TTag::Proj2: {
+    ETm* e = mk(t->tag == TTag::Proj1 ? ETag::Proj1 : ETag::Proj2);
+    e->a = erase(t->a);
+    return e;
+  }
+  case TTag::Field: {
+    ETm* v = erase(t->a);
+    for (uint32_t i = 0; i < t->n; ++i) {
+      ETm* p = mk(ETag::Proj2);
+      p->a = v;
+      v = p;
+    }
+    ETm* e = mk(ETag::Proj1);
+    e->a = v;
+    return e;
+  }
+  case TTag::Let: {
+    ETm* e = mk(ETag::Let);
+    e->a = erase(t->b);
+    e->b = erase(t->c);
+    return e;
+  }
+  case TTag::Lit: {
+    ETm* e = mk(ETag::Lit);
+    e->n = t->n;
+    e->bits = t->bits;
+    return e;
+  }
+  case TTag::If: {
+    ETm* e = mk(ETag::If);
+    e->a = erase(t->a);
+    e->b = erase(t->b);
+    e->c = erase(t->c);
+    return e;
+  }
+  case TTag::Arr: {
+    ETm* e = mk(ETag::Arr);
+    e->n = t->n;
+    e->args = out_.array<ETm*>(t->n);
+    for (uint32_t i = 0; i < t->n; ++i)
+      e->args[i] = erase(t->elems[i]);
+    return e;
+  }
+  }
+  return mk(ETag::Erased);
+}
+
+} // namespace thorin::rt

@@ -1,0 +1,48 @@
+// Erasure: core terms → run-time terms. Types, universes and type formers
+// become `Erased` (one shared word at run time); solved metas are inlined;
+// saturated applications of axioms become primitive calls; curried λs and
+// applications are grouped so that `f a b` is one call of a binary function.
+#pragma once
+#include <vector>
+
+#include "arena.hpp"
+#include "prims.hpp"
+#include "world.hpp"
+
+namespace thorin::rt {
+
+enum class ETag : uint8_t { Var, Global, Lit, Lam, App, Let, If, Pair, Proj1, Proj2, Arr, Prim, PrimPap, Erased };
+
+struct ETm {
+  ETag tag;
+  uint32_t n = 0;    // Var: index; Global: top id; Lam: arity; App, Prim, Arr: number of args; Lit: LitKind
+  uint32_t span = 0; // Prim: World::spans index + 1 (0: unknown)
+  uint32_t prim = 0; // Prim, PrimPap: primitive id
+  union {
+    uint64_t bits = 0; // Lit
+    const void* big;
+  };
+  ETm* a = nullptr; // Lam: body; App: function; Let: definition; If: condition; Proj: pair
+  ETm* b = nullptr; // Let: body; If: then; Pair: second
+  ETm* c = nullptr; // If: else
+  ETm** args = nullptr;
+};
+
+class Eraser {
+public:
+  explicit Eraser(World& w, Arena& out) : w_(w), out_(out) {}
+  ETm* erase(Tm* t);
+  /// Is this top-level entry a type former (its type ends in U)? Cached.
+  bool isTypeFormer(TopId id);
+  /// The axiom a top-level entry stands for (itself, or `Nat = %core.Nat`), or null.
+  const AxiomDef* axiomOf(TopId id);
+
+private:
+  ETm* mk(ETag t);
+  ETm* eraseApp(Tm* t);
+  ETm* head(Tm* h, uint32_t span, std::vector<ETm*>& args);
+  World& w_;
+  Arena& out_;
+};
+
+} // namespace thorin::rt

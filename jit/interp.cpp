@@ -1,0 +1,163 @@
+// The interpreter of erased terms (tier 0 for programs): environments are
+// linked lists in the run's heap, closures use the same entry convention as
+// compiled code, and direct calls of top-level functions skip the closure.
+#include <cstring>
+
+#include "guard.hpp"
+#include "literal.hpp"
+#include "runtime.hpp"
+
+namespace thorin::rt {
+
+namespace {
+
+Runtime* gRuntime = nullptr; // the runtime of the current run (closure entries need it)
+
+IEnv* push(IEnv* env, V v) {
+  auto* e = static_cast<IEnv*>(alloc(sizeof(IEnv)));
+  e->prev = env;
+  e->v = v;
+  return e;
+}
+
+V lookup(IEnv* e, uint32_t ix) {
+  while (ix--)
+    e = e->prev;
+  return e->v;
+}
+
+// Closure of an interpreted λ: free[0] = body, free[1] = environment.
+V lamEntry(Closure* self, const V* args) {
+  IEnv* env = reinterpret_cast<IEnv*>(self->free[1]);
+  for (uint32_t i = 0; i < self->arity; ++i)
+    env = push(env, args[i]);
+  return gRuntime->eval(reinterpret_cast<ETm*>(self->free[0]), env);
+}
+
+// A primitive applied to some of its arguments: free[0] = prim id, then those.
+V primPapEntry(Closure* self, const V* args) {
+  const Prim& p = primById(uint32_t(self->free[0]));
+  uint32_t have = self->n - 2;
+  V all[8];
+  std::memcpy(all, self->free + 2, sizeof(V) * have);
+  std::memcpy(all + have, args, sizeof(V) * self->arity);
+  return p.fn(all, uint32_t(self->free[1]));
+}
+
+// A top-level function used as a value: free[0] = its id.
+V globalEntry(Closure* self, const V* args) {
+  return gRuntime->callGlobal(TopId(self->free[0]), args);
+}
+
+V literal(const ETm* t) {
+  switch (LitKind(t->n)) {
+  case LitKind::Nat: return ofNat(t->bits);
+  case LitKind::BigNat: return ofNatMpz(static_cast<const BigNat*>(t->big)->z);
+  case LitKind::I64: return ofI64(int64_t(t->bits));
+  case LitKind::F64: {
+    double d;
+    std::memcpy(&d, &t->bits, sizeof d);
+    return ofF64(d);
+  }
+  case LitKind::Bool:
+  case LitKind::Idx: return imm(int64_t(t->bits));
+  case LitKind::Unit: return imm(0);
+  case LitKind::Str: return ofStr(litStr(t->big));
+  }
+  return rt::erased();
+}
+
+} // namespace
+
+V Runtime::globalValue(TopId id) {
+  Global& g = erased(id);
+  if (g.epoch == epoch) return g.value;
+  V v;
+  if (g.arity > 0) {
+    v = mkClosure(globalEntry, g.arity, 1);
+    static_cast<Closure*>(obj(v))->free[0] = id;
+  } else {
+    v = g.body ? eval(g.body, nullptr) : rt::erased();
+  }
+  Global& g2 = global(id); // (eval may have grown `globals`)
+  g2.epoch = epoch;
+  g2.value = v;
+  return v;
+}
+
+V Runtime::callGlobal(TopId id, const V* args) {
+  noteCall(id);
+  Global& g = globals[id];
+  if (g.compiled) return g.compiled(nullptr, args);
+  IEnv* env = nullptr;
+  for (uint32_t i = 0; i < g.arity; ++i)
+    env = push(env, args[i]);
+  return eval(g.body->a, env);
+}
+
+V Runtime::eval(ETm* t, IEnv* env) {
+  gRuntime = this;
+  while (true) {
+    switch (t->tag) {
+    case ETag::Var: return lookup(env, t->n);
+    case ETag::Global: return globalValue(t->n);
+    case ETag::Lit: return literal(t);
+    case ETag::Erased: return rt::erased();
+    case ETag::Lam: {
+      V c = mkClosure(lamEntry, t->n, 2);
+      auto* cl = static_cast<Closure*>(obj(c));
+      cl->free[0] = ofObj(t->a);
+      cl->free[1] = ofObj(env);
+      return c;
+    }
+    case ETag::App: {
+      poll();
+      V* args = static_cast<V*>(alloca(sizeof(V) * t->n));
+      for (uint32_t i = 0; i < t->n; ++i)
+        args[i] = eval(t->args[i], env);
+      if (t->a->tag == ETag::Global) {
+        Global& g = erased(t->a->n);
+        if (g.arity == t->n && g.arity > 0) return callGlobal(t->a->n, args);
+      }
+      return apply(eval(t->a, env), t->n, args);
+    }
+    case ETag::Prim: {
+      const Prim& p = primById(t->prim);
+      V args[8];
+      for (uint32_t i = 0; i < t->n; ++i)
+        args[i] = eval(t->args[i], env);
+      return p.fn(args, t->span);
+    }
+    case ETag::PrimPap: {
+      const Prim& p = primById(t->prim);
+      V c = mkClosure(primPapEntry, p.arity - t->n, 2 + t->n);
+      auto* cl = static_cast<Closure*>(obj(c));
+      cl->free[0] = t->prim;
+      cl->free[1] = t->span;
+      for (uint32_t i = 0; i < t->n; ++i)
+        cl->free[2 + i] = eval(t->args[i], env);
+      return c;
+    }
+    case ETag::Let:
+      env = push(env, eval(t->a, env));
+      t = t->b;
+      continue;
+    case ETag::If: t = immVal(eval(t->a, env)) ? t->b : t->c; continue;
+    case ETag::Pair: {
+      V a = eval(t->a, env);
+      return mkPair(a, eval(t->b, env));
+    }
+    case ETag::Proj1: return static_cast<PairObj*>(obj(eval(t->a, env)))->a;
+    case ETag::Proj2: return static_cast<PairObj*>(obj(eval(t->a, env)))->b;
+    case ETag::Arr: {
+      V a = mkArr(t->n);
+      for (uint32_t i = 0; i < t->n; ++i)
+        static_cast<ArrObj*>(obj(a))->elems[i] = eval(t->args[i], env);
+      return a;
+    }
+    }
+    return rt::erased();
+  }
+}
+
+} // namespace thorin::rt

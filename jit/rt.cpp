@@ -1,0 +1,196 @@
+#include "rt.hpp"
+
+#include <cstdlib>
+#include <cstring>
+#include <vector>
+
+#include "guard.hpp"
+
+namespace thorin::rt {
+
+// A bump heap in 1 MiB+ chunks; big numbers also own GMP memory, freed on reset.
+namespace {
+struct Heap {
+  std::vector<std::pair<char*, size_t>> chunks;
+  char* cur = nullptr;
+  char* end = nullptr;
+  size_t used = 0;
+  std::vector<BigNatObj*> bigs;
+
+  void* grow(size_t bytes) {
+    size_t size = std::max<size_t>(bytes + 16, size_t(1) << 20);
+    char* p = static_cast<char*>(std::malloc(size));
+    if (!p) throw std::bad_alloc();
+    chunks.push_back({p, size});
+    cur = p;
+    end = p + size;
+    return bump(bytes);
+  }
+  void* bump(size_t bytes) {
+    bytes = (bytes + 15) & ~size_t(15);
+    if (size_t(end - cur) < bytes) return grow(bytes);
+    void* r = cur;
+    cur += bytes;
+    used += bytes;
+    return r;
+  }
+  void reset() {
+    for (auto* b : bigs)
+      mpz_clear(b->z);
+    bigs.clear();
+    for (auto& [p, n] : chunks)
+      std::free(p);
+    chunks.clear();
+    cur = end = nullptr;
+    used = 0;
+  }
+  ~Heap() { reset(); }
+};
+thread_local Heap gHeap;
+Obj gErased{OTag::Erased, 0};
+} // namespace
+
+V erased() { return ofObj(&gErased); }
+void* alloc(size_t bytes) { return gHeap.bump(bytes); }
+void resetHeap() { gHeap.reset(); }
+size_t heapBytes() { return gHeap.used; }
+
+static Box64* box(uint64_t bits) {
+  auto* b = static_cast<Box64*>(alloc(sizeof(Box64)));
+  b->tag = OTag::Box64;
+  b->n = 0;
+  b->bits = bits;
+  return b;
+}
+
+V ofI64(int64_t x) { return fitsImm(x) ? imm(x) : ofObj(box(uint64_t(x))); }
+int64_t toI64(V v) { return isImm(v) ? immVal(v) : int64_t(static_cast<Box64*>(obj(v))->bits); }
+V ofF64(double d) {
+  uint64_t b;
+  std::memcpy(&b, &d, sizeof b);
+  return ofObj(box(b));
+}
+double toF64(V v) {
+  double d;
+  std::memcpy(&d, &static_cast<Box64*>(obj(v))->bits, sizeof d);
+  return d;
+}
+
+V ofNat(uint64_t x) {
+  if (x < (uint64_t(1) << 62)) return imm(int64_t(x));
+  mpz_t z;
+  mpz_init(z);
+  mpz_import(z, 1, -1, sizeof x, 0, 0, &x);
+  V r = ofNatMpz(z);
+  mpz_clear(z);
+  return r;
+}
+
+V ofNatMpz(const mpz_t z) {
+  if (mpz_sizeinbase(z, 2) <= 62) return imm(int64_t(mpz_get_ui(z)));
+  auto* b = static_cast<BigNatObj*>(alloc(sizeof(BigNatObj)));
+  b->tag = OTag::BigNat;
+  b->n = 0;
+  mpz_init_set(b->z, z);
+  gHeap.bigs.push_back(b);
+  return ofObj(b);
+}
+
+void toNatMpz(V v, mpz_t out) {
+  if (isImm(v))
+    mpz_set_ui(out, uint64_t(immVal(v)));
+  else
+    mpz_set(out, static_cast<BigNatObj*>(obj(v))->z);
+}
+
+bool natIsSmall(V v) { return isImm(v); }
+
+V ofStr(std::string_view s) {
+  auto* o = static_cast<StrObj*>(alloc(sizeof(StrObj) + s.size()));
+  o->tag = OTag::Str;
+  o->n = uint32_t(s.size());
+  std::memcpy(o->data, s.data(), s.size());
+  return ofObj(o);
+}
+
+std::string_view toStr(V v) {
+  auto* o = static_cast<StrObj*>(obj(v));
+  return {o->data, o->n};
+}
+
+V mkClosure(Code code, uint32_t arity, uint32_t nfree) {
+  auto* c = static_cast<Closure*>(alloc(sizeof(Closure) + sizeof(V) * nfree));
+  c->tag = OTag::Closure;
+  c->n = nfree;
+  c->code = code;
+  c->arity = arity;
+  return ofObj(c);
+}
+
+V mkPair(V a, V b) {
+  auto* p = static_cast<PairObj*>(alloc(sizeof(PairObj)));
+  p->tag = OTag::Pair;
+  p->n = 0;
+  p->a = a;
+  p->b = b;
+  return ofObj(p);
+}
+
+V mkArr(uint32_t n) {
+  auto* a = static_cast<ArrObj*>(alloc(sizeof(ArrObj) + sizeof(V) * n));
+  a->tag = OTag::Arr;
+  a->n = n;
+  return ofObj(a);
+}
+
+void fail(const char* msg, uint32_t span) { throw Error{msg, span}; }
+
+void poll() { guard(); }
+
+V apply(V f, uint32_t n, const V* args) {
+  while (true) {
+    if (isImm(f)) fail("internal error: applying a number", 0);
+    Obj* o = obj(f);
+    switch (o->tag) {
+    case OTag::Closure: {
+      auto* c = static_cast<Closure*>(o);
+      if (n == c->arity) return c->code(c, args);
+      if (n < c->arity) {
+        auto* p = static_cast<Pap*>(alloc(sizeof(Pap) + sizeof(V) * n));
+        p->tag = OTag::Pap;
+        p->n = n;
+        p->fn = f;
+        std::memcpy(p->args, args, sizeof(V) * n);
+        return ofObj(p);
+      }
+      f = c->code(c, args);
+      args += c->arity;
+      n -= c->arity;
+      break;
+    }
+    case OTag::Pap: {
+      auto* p = static_cast<Pap*>(o);
+      V* all = static_cast<V*>(alloca(sizeof(V) * (p->n + n)));
+      std::memcpy(all, p->args, sizeof(V) * p->n);
+      std::memcpy(all + p->n, args, sizeof(V) * n);
+      return apply(p->fn, p->n + n, all);
+    }
+    case OTag::Erased: return f; // a type family applied at run time
+    default: fail("internal error: applying a non-function", 0);
+    }
+  }
+}
+
+V apply1(V f, V a) { return apply(f, 1, &a); }
+
+std::string showNat(V v) {
+  if (isImm(v)) return std::to_string(immVal(v));
+  char* p = mpz_get_str(nullptr, 10, static_cast<BigNatObj*>(obj(v))->z);
+  std::string s(p);
+  void (*freefn)(void*, size_t);
+  mp_get_memory_functions(nullptr, nullptr, &freefn);
+  freefn(p, s.size() + 1);
+  return s;
+}
+
+} // namespace thorin::rt

@@ -1,0 +1,108 @@
+// The run-time value representation shared by the interpreter of erased terms
+// and by JIT-compiled code, and the support functions compiled code calls.
+//
+// A value is one 64-bit word. Odd words are immediates (63-bit signed
+// integers: I64 that fit, Nat below 2^62, Bool, Unit, Idx); even words point
+// to heap objects with a header. Types are known statically, so a primitive
+// knows whether a word holds an I64, a Nat or an F64 (always boxed here;
+// unboxed inside compiled workers). Objects live in a bump heap that is
+// dropped after each top-level run.
+#pragma once
+#include <gmp.h>
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace thorin::rt {
+
+using V = uint64_t;
+
+enum class OTag : uint32_t { Box64, BigNat, Str, Closure, Pap, Pair, Arr, Erased };
+
+struct Obj {
+  OTag tag;
+  uint32_t n; // Str: length; Closure: number of free variables; Pap: args; Arr: length
+};
+struct Box64 : Obj {
+  uint64_t bits;
+};
+struct BigNatObj : Obj {
+  mpz_t z;
+};
+struct StrObj : Obj {
+  char data[1];
+};
+struct Closure;
+/// Entry of every function value: `args` holds exactly `arity` arguments.
+using Code = V (*)(Closure* self, const V* args);
+struct Closure : Obj {
+  Code code;
+  uint32_t arity;
+  uint32_t pad;
+  V free[1]; // n free variables (interpreted closures: their code and environment)
+};
+struct Pap : Obj { // a function applied to fewer arguments than its arity
+  V fn;
+  V args[1];
+};
+struct PairObj : Obj {
+  V a, b;
+};
+struct ArrObj : Obj {
+  V elems[1];
+};
+
+inline bool isImm(V v) { return v & 1; }
+inline V imm(int64_t x) { return (uint64_t(x) << 1) | 1; }
+inline int64_t immVal(V v) { return int64_t(v) >> 1; }
+inline Obj* obj(V v) { return reinterpret_cast<Obj*>(v); }
+inline V ofObj(const void* o) { return reinterpret_cast<V>(o); }
+inline bool fitsImm(int64_t x) { return x >= -(int64_t(1) << 62) && x < (int64_t(1) << 62); }
+
+/// The value of every erased term (types, proofs of nothing at run time).
+V erased();
+
+// The heap ----------------------------------------------------------------
+void* alloc(size_t bytes);
+/// Drops every object allocated since the last reset.
+void resetHeap();
+size_t heapBytes();
+
+// Conversions between words and machine data -------------------------------
+V ofI64(int64_t x);
+int64_t toI64(V v);
+V ofF64(double d);
+double toF64(V v);
+V ofNat(uint64_t x);
+V ofNatMpz(const mpz_t z);
+/// Nat as GMP (callers own `out`, initialised).
+void toNatMpz(V v, mpz_t out);
+bool natIsSmall(V v);
+V ofStr(std::string_view s);
+std::string_view toStr(V v);
+inline V ofBool(bool b) { return imm(b); }
+
+V mkClosure(Code code, uint32_t arity, uint32_t nfree);
+V mkPair(V a, V b);
+V mkArr(uint32_t n);
+
+// Errors ------------------------------------------------------------------
+/// A run-time error: `span` indexes World::spans (0: unknown position).
+struct Error {
+  std::string msg;
+  uint32_t span;
+};
+[[noreturn]] void fail(const char* msg, uint32_t span);
+/// Checks for Ctrl-C and deep recursion; called on every interpreted
+/// application and at the entry of compiled functions.
+void poll();
+
+// Application -------------------------------------------------------------
+V apply(V f, uint32_t n, const V* args);
+V apply1(V f, V a);
+
+// Printing, by type (the type's axiom name, "" for anything else) ----------
+std::string showNat(V v);
+
+} // namespace thorin::rt

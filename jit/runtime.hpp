@@ -1,0 +1,94 @@
+// The runtime: runs closed programs for `.eval`, `:eval` and `thorin run` on
+// erased terms, in the interpreter (tier 0 for programs) or in code compiled
+// by the JIT (tier 1) once a top-level function is hot. Implements core's
+// Runner interface, so core/ stays free of the JIT.
+#pragma once
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "erase.hpp"
+#include "toplevel.hpp"
+
+namespace thorin::rt {
+
+enum class JitMode { Off, Lazy, Eager };
+
+struct JitOptions {
+  JitMode mode = JitMode::Lazy;
+  uint64_t threshold = 2; // calls before a function is compiled (--jit-threshold)
+  bool stats = false;     // print one line per compiled function to stderr
+};
+
+/// What the runtime knows about one top-level definition.
+struct Global {
+  ETm* body = nullptr; // erased definition (nullptr: not erased yet)
+  uint32_t arity = 0;  // leading λs of the erased definition
+  bool erasedDone = false;
+  uint64_t calls = 0;
+  // Per-run cache of a constant's value (or of the closure of a function).
+  uint64_t epoch = 0;
+  V value = 0;
+  // Tier 1.
+  Code compiled = nullptr; // uniform entry (boxed arguments)
+  bool compileFailed = false;
+  double compileMs = 0;
+};
+
+/// The compiler behind tier 1 (jit/llvm_backend.cpp); absent with --jit=off.
+class Backend {
+public:
+  virtual ~Backend() = default;
+  /// Compiles `id` (and what it needs); returns its entry, or nullptr after
+  /// printing a one-line warning.
+  virtual Code compile(class Runtime& rt, TopId id) = 0;
+  /// Removes the compiled code of these definitions.
+  virtual void remove(const std::vector<TopId>& ids) = 0;
+  /// The optimized LLVM IR of a compiled definition ("" if none).
+  virtual std::string ir(TopId id) = 0;
+};
+
+/// The LLVM backend (nullptr with --jit=off).
+std::unique_ptr<Backend> makeBackend(const JitOptions& o);
+
+class Runtime : public Runner {
+public:
+  Runtime(JitOptions o, std::ostream& err);
+  ~Runtime() override;
+
+  std::string run(World& w, Tm* t, Val* ty, Span where) override;
+  void forget(World& w, TopId first) override;
+
+  World& world() { return *w_; }
+  Global& global(TopId id);
+  /// The erased definition of a top-level entry (erasing it on first use).
+  Global& erased(TopId id);
+  /// The value of a top-level entry in the current run.
+  V globalValue(TopId id);
+  /// Calls top-level function `id` with exactly its arity of arguments.
+  V callGlobal(TopId id, const V* args);
+  /// Counts a call; compiles the function when it becomes hot.
+  void noteCall(TopId id);
+  bool compile(TopId id);
+
+  V eval(ETm* t, struct IEnv* env);
+
+  JitOptions opts;
+  std::unique_ptr<Backend> backend;
+  std::ostream& err;
+  std::vector<Global> globals;
+  uint64_t epoch = 1;
+  bool hadError = false; // a run-time error happened (exit status 2)
+
+private:
+  std::string show(V v, Val* ty);
+  World* w_ = nullptr;
+  Arena arena_{1 << 16}; // erased terms
+};
+
+struct IEnv {
+  IEnv* prev;
+  V v;
+};
+
+} // namespace thorin::rt

@@ -1,0 +1,275 @@
+// Run-time implementations of the core plugin's axioms (the interpreter calls
+// them; compiled code calls them or inlines the LLVM lowerings of lower.cpp).
+// Errors the normalizers leave stuck — division by zero, out-of-range
+// conversions and indices — are located run-time errors here.
+#include <fmt/format.h>
+
+#include <cmath>
+#include <cstring>
+#include <string>
+
+#include "core_plugin.hpp"
+#include "prims.hpp"
+
+namespace thorin::plugins {
+namespace {
+
+using namespace rt;
+
+struct Mpz {
+  mpz_t z;
+  Mpz() { mpz_init(z); }
+  explicit Mpz(V v) {
+    mpz_init(z);
+    toNatMpz(v, z);
+  }
+  ~Mpz() { mpz_clear(z); }
+};
+
+constexpr int64_t kSmall = int64_t(1) << 62;
+
+// Nat -----------------------------------------------------------------------
+V natAdd(const V* a, uint32_t) {
+  if (isImm(a[0]) && isImm(a[1])) return ofNat(uint64_t(immVal(a[0]) + immVal(a[1])));
+  Mpz x(a[0]), y(a[1]), r;
+  mpz_add(r.z, x.z, y.z);
+  return ofNatMpz(r.z);
+}
+V natSub(const V* a, uint32_t) {
+  if (isImm(a[0]) && isImm(a[1])) {
+    int64_t d = immVal(a[0]) - immVal(a[1]);
+    return imm(d > 0 ? d : 0);
+  }
+  Mpz x(a[0]), y(a[1]), r;
+  mpz_sub(r.z, x.z, y.z);
+  if (mpz_sgn(r.z) < 0) mpz_set_ui(r.z, 0);
+  return ofNatMpz(r.z);
+}
+V natMul(const V* a, uint32_t) {
+  if (isImm(a[0]) && isImm(a[1])) {
+    int64_t r;
+    if (!__builtin_mul_overflow(immVal(a[0]), immVal(a[1]), &r) && r < kSmall) return imm(r);
+  }
+  Mpz x(a[0]), y(a[1]), r;
+  mpz_mul(r.z, x.z, y.z);
+  return ofNatMpz(r.z);
+}
+template <bool Mod> V natDiv(const V* a, uint32_t span) {
+  if (isImm(a[1]) && immVal(a[1]) == 0) fail(Mod ? "remainder by zero" : "division by zero", span);
+  if (isImm(a[0]) && isImm(a[1]))
+    return imm(Mod ? immVal(a[0]) % immVal(a[1]) : immVal(a[0]) / immVal(a[1]));
+  Mpz x(a[0]), y(a[1]), r;
+  if (Mod)
+    mpz_fdiv_r(r.z, x.z, y.z);
+  else
+    mpz_fdiv_q(r.z, x.z, y.z);
+  return ofNatMpz(r.z);
+}
+int natCompare(const V* a) {
+  if (isImm(a[0]) && isImm(a[1])) return (immVal(a[0]) > immVal(a[1])) - (immVal(a[0]) < immVal(a[1]));
+  Mpz x(a[0]), y(a[1]);
+  int c = mpz_cmp(x.z, y.z);
+  return (c > 0) - (c < 0);
+}
+
+enum class Cmp { Eq, Ne, Lt, Le, Gt, Ge };
+template <class T> bool cmp(Cmp c, T x, T y) {
+  switch (c) {
+  case Cmp::Eq: return x == y;
+  case Cmp::Ne: return x != y;
+  case Cmp::Lt: return x < y;
+  case Cmp::Le: return x <= y;
+  case Cmp::Gt: return x > y;
+  case Cmp::Ge: return x >= y;
+  }
+  return false;
+}
+template <Cmp c> V natCmp(const V* a, uint32_t) { return ofBool(cmp(c, natCompare(a), 0)); }
+
+// I64 (wrapping) --------------------------------------------------------------
+V i64Add(const V* a, uint32_t) { return ofI64(int64_t(uint64_t(toI64(a[0])) + uint64_t(toI64(a[1])))); }
+V i64Sub(const V* a, uint32_t) { return ofI64(int64_t(uint64_t(toI64(a[0])) - uint64_t(toI64(a[1])))); }
+V i64Mul(const V* a, uint32_t) { return ofI64(int64_t(uint64_t(toI64(a[0])) * uint64_t(toI64(a[1])))); }
+template <bool Mod> V i64Div(const V* a, uint32_t span) {
+  int64_t x = toI64(a[0]), y = toI64(a[1]);
+  if (y == 0) fail(Mod ? "remainder by zero" : "division by zero", span);
+  if (y == -1) return ofI64(Mod ? 0 : int64_t(0 - uint64_t(x))); // INT64_MIN / -1 wraps
+  return ofI64(Mod ? x % y : x / y);
+}
+template <Cmp c> V i64Cmp(const V* a, uint32_t) { return ofBool(cmp(c, toI64(a[0]), toI64(a[1]))); }
+
+// F64 -------------------------------------------------------------------------
+V f64Add(const V* a, uint32_t) { return ofF64(toF64(a[0]) + toF64(a[1])); }
+V f64Sub(const V* a, uint32_t) { return ofF64(toF64(a[0]) - toF64(a[1])); }
+V f64Mul(const V* a, uint32_t) { return ofF64(toF64(a[0]) * toF64(a[1])); }
+V f64Div(const V* a, uint32_t) { return ofF64(toF64(a[0]) / toF64(a[1])); }
+template <Cmp c> V f64Cmp(const V* a, uint32_t) { return ofBool(cmp(c, toF64(a[0]), toF64(a[1]))); }
+V f64Sqrt(const V* a, uint32_t) { return ofF64(std::sqrt(toF64(a[0]))); }
+
+template <Cmp c> V wordCmp(const V* a, uint32_t) { return ofBool(cmp(c, a[0], a[1])); }
+template <Cmp c> V strCmp(const V* a, uint32_t) { return ofBool(cmp(c, toStr(a[0]), toStr(a[1]))); }
+
+// Conversions -------------------------------------------------------------------
+V natToI64(const V* a, uint32_t span) {
+  if (!isImm(a[0])) {
+    Mpz x(a[0]);
+    if (mpz_sizeinbase(x.z, 2) > 63) fail("natToI64: the number does not fit in I64", span);
+    return ofI64(int64_t(mpz_get_ui(x.z)));
+  }
+  return ofI64(immVal(a[0]));
+}
+V i64ToNat(const V* a, uint32_t span) {
+  int64_t x = toI64(a[0]);
+  if (x < 0) fail("i64ToNat: the number is negative", span);
+  return ofNat(uint64_t(x));
+}
+V i64ToF64(const V* a, uint32_t) { return ofF64(double(toI64(a[0]))); }
+V f64ToI64(const V* a, uint32_t span) {
+  double d = toF64(a[0]);
+  if (!(d > -9223372036854775809.0 && d < 9223372036854775808.0))
+    fail("f64ToI64: the number is out of range for I64 (or NaN)", span);
+  return ofI64(int64_t(d));
+}
+V natToF64(const V* a, uint32_t) {
+  if (isImm(a[0])) return ofF64(double(immVal(a[0])));
+  Mpz x(a[0]);
+  return ofF64(mpz_get_d(x.z));
+}
+
+// Arrays ------------------------------------------------------------------------
+uint32_t arrayLength(V n, uint32_t span) {
+  if (!isImm(n) || immVal(n) > (int64_t(1) << 31)) fail("array too large", span);
+  return uint32_t(immVal(n));
+}
+V arrBuild(const V* a, uint32_t span) { // {A} n f
+  uint32_t n = arrayLength(a[1], span);
+  V r = mkArr(n);
+  for (uint32_t i = 0; i < n; ++i)
+    static_cast<ArrObj*>(obj(r))->elems[i] = apply1(a[2], imm(i));
+  return r;
+}
+ArrObj* checkIndex(V arr, V i, uint32_t span) {
+  auto* o = static_cast<ArrObj*>(obj(arr));
+  if (uint64_t(immVal(i)) >= o->n)
+    fail(fmt::format("index {} is out of range for an array of length {}", immVal(i), o->n).c_str(),
+         span);
+  return o;
+}
+V arrGet(const V* a, uint32_t span) { return checkIndex(a[2], a[3], span)->elems[immVal(a[3])]; }
+V arrSet(const V* a, uint32_t span) {
+  ArrObj* o = checkIndex(a[2], a[3], span);
+  V r = mkArr(o->n);
+  std::memcpy(static_cast<ArrObj*>(obj(r))->elems, o->elems, sizeof(V) * o->n);
+  static_cast<ArrObj*>(obj(r))->elems[immVal(a[3])] = a[4];
+  return r;
+}
+V arrLength(const V* a, uint32_t) { return imm(static_cast<ArrObj*>(obj(a[2]))->n); }
+V idxOf(const V* a, uint32_t span) { // {n} k
+  if (natCompare(a + 0) <= 0 || !isImm(a[1]) || immVal(a[1]) >= immVal(a[0])) {
+    fail(fmt::format("idx: {} is out of range for Idx {}", showNat(a[1]), showNat(a[0])).c_str(),
+         span);
+  }
+  return a[1];
+}
+V idxToNat(const V* a, uint32_t) { return a[1]; }
+
+// Strings -----------------------------------------------------------------------
+V strLen(const V* a, uint32_t) { return imm(int64_t(toStr(a[0]).size())); }
+V strAt(const V* a, uint32_t span) {
+  std::string_view s = toStr(a[0]);
+  if (!isImm(a[1]) || uint64_t(immVal(a[1])) >= s.size())
+    fail(fmt::format("strAt: index {} is out of range for a string of length {}", showNat(a[1]),
+                     s.size())
+             .c_str(),
+         span);
+  return imm(static_cast<unsigned char>(s[size_t(immVal(a[1]))]));
+}
+V strCat(const V* a, uint32_t) { return ofStr(std::string(toStr(a[0])) + std::string(toStr(a[1]))); }
+V natToString(const V* a, uint32_t) { return ofStr(showNat(a[0])); }
+
+// Eliminators ---------------------------------------------------------------------
+V natElim(const V* a, uint32_t span) { // P z s n
+  if (!isImm(a[3])) fail("natElim: the number is too large to iterate", span);
+  V acc = a[1];
+  for (int64_t i = 0; i < immVal(a[3]); ++i) {
+    V args[2] = {imm(i), acc};
+    acc = apply(a[2], 2, args);
+  }
+  return acc;
+}
+V boolElim(const V* a, uint32_t) { return immVal(a[3]) ? a[1] : a[2]; }
+
+} // namespace
+
+void registerCoreRuntime() {
+  static bool done = false;
+  if (done) return;
+  done = true;
+  using M = MType;
+  auto prim = [](const char* name, uint32_t arity, PrimFn fn, std::initializer_list<M> sig = {},
+                 M res = M::None) {
+    Prim p{name, arity, fn};
+    size_t i = 0;
+    for (M m : sig)
+      p.args[i++] = m;
+    p.result = res;
+    registerPrim(std::move(p));
+  };
+  prim("%core.nat.add", 2, natAdd);
+  prim("%core.nat.sub", 2, natSub);
+  prim("%core.nat.mul", 2, natMul);
+  prim("%core.nat.div", 2, natDiv<false>);
+  prim("%core.nat.mod", 2, natDiv<true>);
+  prim("%core.nat.eq", 2, natCmp<Cmp::Eq>);
+  prim("%core.nat.ne", 2, natCmp<Cmp::Ne>);
+  prim("%core.nat.lt", 2, natCmp<Cmp::Lt>);
+  prim("%core.nat.le", 2, natCmp<Cmp::Le>);
+  prim("%core.nat.gt", 2, natCmp<Cmp::Gt>);
+  prim("%core.nat.ge", 2, natCmp<Cmp::Ge>);
+  const std::initializer_list<M> ii = {M::I64, M::I64}, ff = {M::F64, M::F64};
+  prim("%core.i64.add", 2, i64Add, ii, M::I64);
+  prim("%core.i64.sub", 2, i64Sub, ii, M::I64);
+  prim("%core.i64.mul", 2, i64Mul, ii, M::I64);
+  prim("%core.i64.div", 2, i64Div<false>, ii, M::I64);
+  prim("%core.i64.mod", 2, i64Div<true>, ii, M::I64);
+  prim("%core.i64.eq", 2, i64Cmp<Cmp::Eq>, ii, M::Bool);
+  prim("%core.i64.ne", 2, i64Cmp<Cmp::Ne>, ii, M::Bool);
+  prim("%core.i64.lt", 2, i64Cmp<Cmp::Lt>, ii, M::Bool);
+  prim("%core.i64.le", 2, i64Cmp<Cmp::Le>, ii, M::Bool);
+  prim("%core.i64.gt", 2, i64Cmp<Cmp::Gt>, ii, M::Bool);
+  prim("%core.i64.ge", 2, i64Cmp<Cmp::Ge>, ii, M::Bool);
+  prim("%core.f64.add", 2, f64Add, ff, M::F64);
+  prim("%core.f64.sub", 2, f64Sub, ff, M::F64);
+  prim("%core.f64.mul", 2, f64Mul, ff, M::F64);
+  prim("%core.f64.div", 2, f64Div, ff, M::F64);
+  prim("%core.f64.eq", 2, f64Cmp<Cmp::Eq>, ff, M::Bool);
+  prim("%core.f64.ne", 2, f64Cmp<Cmp::Ne>, ff, M::Bool);
+  prim("%core.f64.lt", 2, f64Cmp<Cmp::Lt>, ff, M::Bool);
+  prim("%core.f64.le", 2, f64Cmp<Cmp::Le>, ff, M::Bool);
+  prim("%core.f64.gt", 2, f64Cmp<Cmp::Gt>, ff, M::Bool);
+  prim("%core.f64.ge", 2, f64Cmp<Cmp::Ge>, ff, M::Bool);
+  prim("%core.f64.sqrt", 1, f64Sqrt, {M::F64}, M::F64);
+  prim("%core.bool.eq", 2, wordCmp<Cmp::Eq>, {M::Bool, M::Bool}, M::Bool);
+  prim("%core.bool.ne", 2, wordCmp<Cmp::Ne>, {M::Bool, M::Bool}, M::Bool);
+  prim("%core.str.eq", 2, strCmp<Cmp::Eq>);
+  prim("%core.str.ne", 2, strCmp<Cmp::Ne>);
+  prim("%core.conv.natToI64", 1, natToI64);
+  prim("%core.conv.i64ToNat", 1, i64ToNat);
+  prim("%core.conv.i64ToF64", 1, i64ToF64, {M::I64}, M::F64);
+  prim("%core.conv.f64ToI64", 1, f64ToI64);
+  prim("%core.conv.natToF64", 1, natToF64);
+  prim("%core.arr.build", 3, arrBuild);
+  prim("%core.arr.get", 4, arrGet);
+  prim("%core.arr.set", 5, arrSet);
+  prim("%core.arr.length", 3, arrLength);
+  prim("%core.idx.of", 2, idxOf);
+  prim("%core.idx.toNat", 2, idxToNat);
+  prim("%core.str.len", 1, strLen);
+  prim("%core.str.at", 2, strAt);
+  prim("%core.str.cat", 2, strCat);
+  prim("%core.nat.toString", 1, natToString);
+  prim("%core.nat.elim", 4, natElim);
+  prim("%core.bool.elim", 4, boolElim);
+}
+
+} // namespace thorin::plugins
