@@ -60,6 +60,7 @@ public:
   void forget(World& w, TopId first) override;
 
   World& world() { return *w_; }
+  Arena& arena() { return arena_; }
   Global& global(TopId id);
   /// The erased definition of a top-level entry (erasing it on first use).
   Global& erased(TopId id);

@@ -11,3 +11,8 @@ namespace thorin::plugins {
 /// Registers the run-time implementations of `%core`'s axioms (idempotent).
 void registerCoreRuntime();
 } // namespace thorin::plugins
+
+namespace thorin::plugins {
+/// Registers the LLVM lowerings of `%core`'s machine-typed axioms.
+void registerCoreLowerings();
+} // namespace thorin::plugins

@@ -1,0 +1,859 @@
+// Tier 1: erased terms → LLVM IR → O2 → ORC LLJIT.
+//
+// Every compiled top-level function gets an entry with the uniform
+// convention `V f(Closure* self, const V* args)` (so interpreter and compiled
+// code call each other freely). A first-order function over machine types
+// (I64, F64, Bool) also gets an unboxed *worker*, `i64 f.w(i64, …)`, which
+// the entry wraps; calls between workers are direct, so `fib` compiles to
+// what a C compiler produces. Everything else is compiled on words: closures
+// are flat (exactly the free variables), primitives are called through their
+// run-time implementations, and unknown calls go through rt::apply.
+// One ResourceTracker per compiled definition: redefinition removes its code.
+#include <fmt/format.h>
+
+#include <chrono>
+#include <cstring>
+#include <map>
+#include <set>
+#include <unordered_map>
+
+#include <llvm/ExecutionEngine/Orc/LLJIT.h>
+#include <llvm/ExecutionEngine/Orc/ThreadSafeModule.h>
+#include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/LLVMContext.h>
+#include <llvm/IR/MDBuilder.h>
+#include <llvm/IR/Module.h>
+#include <llvm/IR/Verifier.h>
+#include <llvm/Passes/PassBuilder.h>
+#include <llvm/Support/TargetSelect.h>
+#include <llvm/Support/raw_ostream.h>
+
+#include "axiom.hpp"
+#include "eval.hpp"
+#include "guard.hpp"
+#include "literal.hpp"
+#include "lower.hpp"
+#include "runtime.hpp"
+
+namespace thorin::rt {
+
+// ---------------------------------------------------------------------------
+// Helpers compiled code calls (registered as absolute symbols).
+namespace {
+Runtime* gRt = nullptr;
+
+extern "C" {
+int64_t thorin_rt_toI64(V v) { return toI64(v); }
+V thorin_rt_ofI64(int64_t x) { return ofI64(x); }
+double thorin_rt_toF64(V v) { return toF64(v); }
+V thorin_rt_ofF64(double d) { return ofF64(d); }
+void thorin_rt_fail(const char* msg, uint32_t span) { fail(msg, span); }
+void thorin_rt_poll() { poll(); }
+V thorin_rt_apply(V f, uint32_t n, const V* args) { return apply(f, n, args); }
+V thorin_rt_call_global(uint32_t id, const V* args) { return gRt->callGlobal(id, args); }
+V thorin_rt_global(uint32_t id) { return gRt->globalValue(id); }
+V thorin_rt_lit(const ETm* t) { return gRt->eval(const_cast<ETm*>(t), nullptr); }
+V thorin_rt_closure(void* code, uint32_t arity, uint32_t nfree) {
+  return mkClosure(reinterpret_cast<Code>(code), arity, nfree);
+}
+V thorin_rt_pair(V a, V b) { return mkPair(a, b); }
+V thorin_rt_arr(uint32_t n) { return mkArr(n); }
+V thorin_rt_prim_pap(uint32_t prim, uint32_t span, uint32_t n, const V* args) {
+  // Built by the interpreter's own PrimPap code path.
+  ETm t{};
+  t.tag = ETag::PrimPap;
+  t.prim = prim;
+  t.span = span;
+  t.n = n;
+  ETm* lits[8];
+  ETm storage[8];
+  for (uint32_t i = 0; i < n; ++i) {
+    storage[i] = ETm{};
+    storage[i].tag = ETag::Var;
+    storage[i].n = n - 1 - i;
+    lits[i] = &storage[i];
+  }
+  t.args = lits;
+  IEnv* env = nullptr;
+  for (uint32_t i = 0; i < n; ++i) {
+    auto* e = static_cast<IEnv*>(alloc(sizeof(IEnv)));
+    e->prev = env;
+    e->v = args[i];
+    env = e;
+  }
+  return gRt->eval(&t, env);
+}
+}
+} // namespace
+
+namespace {
+
+using namespace llvm;
+
+struct Helpers {
+  FunctionCallee toI64, ofI64, toF64, ofF64, fail, poll, apply, callGlobal, global, lit, closure,
+      pair, arr, primPap;
+};
+
+/// Does a term only use machine-typed operations? Computes its machine type.
+struct WorkerInfo {
+  bool ok = false;
+  std::vector<MType> params;
+  MType result = MType::None;
+};
+
+class LlvmBackend : public Backend {
+public:
+  explicit LlvmBackend(const JitOptions& o) : opts_(o) {
+    InitializeNativeTarget();
+    InitializeNativeTargetAsmPrinter();
+    auto j = orc::LLJITBuilder().create();
+    if (!j) {
+      initError_ = toString(j.takeError());
+      return;
+    }
+    jit_ = std::move(*j);
+    auto& es = jit_->getExecutionSession();
+    orc::SymbolMap syms;
+    auto add = [&](const char* name, void* p) {
+      syms[es.intern(name)] = {orc::ExecutorAddr::fromPtr(p), JITSymbolFlags::Exported};
+    };
+    add("thorin_rt_toI64", reinterpret_cast<void*>(&thorin_rt_toI64));
+    add("thorin_rt_ofI64", reinterpret_cast<void*>(&thorin_rt_ofI64));
+    add("thorin_rt_toF64", reinterpret_cast<void*>(&thorin_rt_toF64));
+    add("thorin_rt_ofF64", reinterpret_cast<void*>(&thorin_rt_ofF64));
+    add("thorin_rt_fail", reinterpret_cast<void*>(&thorin_rt_fail));
+    add("thorin_rt_poll", reinterpret_cast<void*>(&thorin_rt_poll));
+    add("thorin_rt_apply", reinterpret_cast<void*>(&thorin_rt_apply));
+    add("thorin_rt_call_global", reinterpret_cast<void*>(&thorin_rt_call_global));
+    add("thorin_rt_global", reinterpret_cast<void*>(&thorin_rt_global));
+    add("thorin_rt_lit", reinterpret_cast<void*>(&thorin_rt_lit));
+    add("thorin_rt_closure", reinterpret_cast<void*>(&thorin_rt_closure));
+    add("thorin_rt_pair", reinterpret_cast<void*>(&thorin_rt_pair));
+    add("thorin_rt_arr", reinterpret_cast<void*>(&thorin_rt_arr));
+    add("thorin_rt_prim_pap", reinterpret_cast<void*>(&thorin_rt_prim_pap));
+    add("thorin_interrupt", reinterpret_cast<void*>(&gInterrupt));
+    add("thorin_stack_limit", reinterpret_cast<void*>(&gStackLimit));
+    if (auto err = jit_->getMainJITDylib().define(orc::absoluteSymbols(std::move(syms))))
+      initError_ = toString(std::move(err));
+  }
+
+  Code compile(Runtime& rt, TopId id) override;
+  void remove(const std::vector<TopId>& ids) override;
+  std::string ir(TopId id) override {
+    auto it = compiled_.find(id);
+    return it == compiled_.end() ? "" : it->second.ir;
+  }
+
+private:
+  struct Compiled {
+    orc::ResourceTrackerSP tracker;
+    std::string ir;
+    std::string workerName; // "" if no worker
+    std::set<TopId> uses; // compiled definitions this code calls directly
+  };
+
+  WorkerInfo workerInfo(Runtime& rt, TopId id);
+  MType machineType(World& w, Val* ty);
+
+  const JitOptions& opts_;
+  std::unique_ptr<orc::LLJIT> jit_;
+  std::string initError_;
+  std::unordered_map<TopId, Compiled> compiled_;
+  std::unordered_map<TopId, WorkerInfo> workerCache_;
+  uint64_t counter_ = 0;
+  friend class FnCompiler;
+  friend class ModuleCompiler;
+};
+
+MType LlvmBackend::machineType(World& w, Val* ty) {
+  Val* f = forceAll(w, ty);
+  if (f->tag != VTag::Top || f->sp || !w.tops[f->n].axiom) return MType::None;
+  const std::string& n = w.tops[f->n].axiom->name;
+  if (n == "%core.I64") return MType::I64;
+  if (n == "%core.F64") return MType::F64;
+  if (n == "%core.Bool") return MType::Bool;
+  return MType::None;
+}
+
+// A worker is possible when the type is a telescope of machine types ending
+// in one, with exactly as many λs in the erased body.
+WorkerInfo LlvmBackend::workerInfo(Runtime& rt, TopId id) {
+  if (auto it = workerCache_.find(id); it != workerCache_.end()) return it->second;
+  World& w = rt.world();
+  WorkerInfo info;
+  Global& g = rt.erased(id);
+  Val* ty = forceAll(w, w.topType(id));
+  std::vector<MType> ps;
+  bool ok = true;
+  while (ty->tag == VTag::Pi) {
+    if (ty->icit != Icit::Expl || dependsOnVar0(ty->body)) ok = false;
+    MType m = machineType(w, ty->a);
+    if (m == MType::None) ok = false;
+    ps.push_back(m);
+    ty = forceAll(w, apply(w, ty, vUnused()));
+  }
+  MType r = machineType(w, ty);
+  if (ok && r != MType::None && !ps.empty() && g.body && g.arity == ps.size()) {
+    info.ok = true;
+    info.params = ps;
+    info.result = r;
+  }
+  workerCache_[id] = info;
+  return info;
+}
+
+// ---------------------------------------------------------------------------
+// One module per compiled definition (plus its worker-eligible callees that
+// are not compiled yet).
+
+class ModuleCompiler {
+public:
+  ModuleCompiler(LlvmBackend& be, Runtime& rt, LLVMContext& ctx, Module& m)
+      : be_(be), rt_(rt), ctx_(ctx), m_(m), i64_(Type::getInt64Ty(ctx)),
+        ptr_(PointerType::getUnqual(ctx)), f64_(Type::getDoubleTy(ctx)), i1_(Type::getInt1Ty(ctx)) {
+    auto fn = [&](const char* name, Type* ret, std::vector<Type*> args) {
+      return m_.getOrInsertFunction(name, FunctionType::get(ret, args, false));
+    };
+    Type* v = Type::getVoidTy(ctx);
+    Type* i32 = Type::getInt32Ty(ctx);
+    h_.toI64 = fn("thorin_rt_toI64", i64_, {i64_});
+    h_.ofI64 = fn("thorin_rt_ofI64", i64_, {i64_});
+    h_.toF64 = fn("thorin_rt_toF64", f64_, {i64_});
+    h_.ofF64 = fn("thorin_rt_ofF64", i64_, {f64_});
+    h_.fail = fn("thorin_rt_fail", v, {ptr_, i32});
+    h_.poll = fn("thorin_rt_poll", v, {});
+    h_.apply = fn("thorin_rt_apply", i64_, {i64_, i32, ptr_});
+    h_.callGlobal = fn("thorin_rt_call_global", i64_, {i32, ptr_});
+    h_.global = fn("thorin_rt_global", i64_, {i32});
+    h_.lit = fn("thorin_rt_lit", i64_, {ptr_});
+    h_.closure = fn("thorin_rt_closure", i64_, {ptr_, i32, i32});
+    h_.pair = fn("thorin_rt_pair", i64_, {i64_, i64_});
+    h_.arr = fn("thorin_rt_arr", i64_, {i32});
+    h_.primPap = fn("thorin_rt_prim_pap", i64_, {i32, i32, i32, ptr_});
+    if (auto* f = dyn_cast<Function>(h_.fail.getCallee())) f->setDoesNotReturn();
+  }
+
+  /// The uniform entry of `id` (defined here for the root, declared if
+  /// compiled before, nullptr otherwise).
+  Function* entry(TopId id);
+  /// The worker of `id`, compiling it into this module if needed.
+  Function* worker(TopId id);
+  std::set<TopId> uses; // compiled definitions this module calls directly
+  TopId root = 0;       // the definition being compiled
+  bool noWorkers = false;
+
+private:
+  friend class FnCompiler;
+  std::string base(TopId id) { return fmt::format("t{}_{}", id, str(rt_.world().tops[id].name)); }
+  Type* llType(MType m) { return m == MType::F64 ? f64_ : m == MType::Bool ? i1_ : i64_; }
+  Function* newFn(const std::string& name, Type* ret, std::vector<Type*> args) {
+    Function* f = Function::Create(FunctionType::get(ret, args, false), Function::ExternalLinkage, name,
+                                   m_);
+    f->setUWTableKind(UWTableKind::Async); // run-time errors unwind through compiled frames
+    return f;
+  }
+  Function* uniform(const std::string& name) { return newFn(name, i64_, {ptr_, ptr_}); }
+  void emitPoll(IRBuilder<>& b);
+
+  LlvmBackend& be_;
+  Runtime& rt_;
+  LLVMContext& ctx_;
+  Module& m_;
+  Type *i64_, *ptr_, *f64_, *i1_;
+  Helpers h_;
+  std::unordered_map<TopId, Function*> entries_, workers_;
+  std::vector<std::pair<TopId, Function*>> pendingEntries_, pendingWorkers_;
+
+public:
+  void finish();
+};
+
+// Interrupt and stack-depth check at function entry: two loads and a branch.
+void ModuleCompiler::emitPoll(IRBuilder<>& b) {
+  Function* f = b.GetInsertBlock()->getParent();
+  auto* intr = m_.getOrInsertGlobal("thorin_interrupt", Type::getInt8Ty(ctx_));
+  auto* lim = m_.getOrInsertGlobal("thorin_stack_limit", ptr_);
+  Value* flag = b.CreateLoad(Type::getInt8Ty(ctx_), intr, "intr");
+  cast<LoadInst>(flag)->setVolatile(true);
+  Value* limit = b.CreateLoad(ptr_, lim, "limit");
+  Value* sp = b.CreateIntrinsic(Intrinsic::frameaddress, {ptr_}, {b.getInt32(0)});
+  Value* bad = b.CreateOr(b.CreateICmpNE(flag, b.getInt8(0)), b.CreateICmpULT(sp, limit));
+  BasicBlock* slow = BasicBlock::Create(ctx_, "poll", f);
+  BasicBlock* cont = BasicBlock::Create(ctx_, "body", f);
+  b.CreateCondBr(bad, slow, cont, MDBuilder(ctx_).createBranchWeights(1, 1 << 20));
+  b.SetInsertPoint(slow);
+  b.CreateCall(h_.poll);
+  b.CreateBr(cont);
+  b.SetInsertPoint(cont);
+}
+
+// Compiles one function body: either machine-typed (worker) or on words.
+class FnCompiler {
+public:
+  FnCompiler(ModuleCompiler& mc, Function* f) : mc_(mc), f_(f), b_(mc.ctx_) {
+    b_.SetInsertPoint(BasicBlock::Create(mc.ctx_, "entry", f));
+  }
+  IRBuilder<>& builder() { return b_; }
+  struct Unsupported {};
+
+  // Machine-typed code ------------------------------------------------------
+  struct MV {
+    Value* v;
+    MType t;
+  };
+  void worker(ETm* lam, const WorkerInfo& wi) {
+    mc_.emitPoll(b_);
+    for (uint32_t i = 0; i < wi.params.size(); ++i)
+      menv_.push_back({f_->getArg(i), wi.params[i]});
+    MV r = mexpr(lam->a);
+    b_.CreateRet(r.v);
+  }
+
+  MV mexpr(ETm* t) {
+    switch (t->tag) {
+    case ETag::Var: return menv_[menv_.size() - 1 - t->n];
+    case ETag::Lit:
+      switch (LitKind(t->n)) {
+      case LitKind::I64: return {b_.getInt64(t->bits), MType::I64};
+      case LitKind::Bool: return {b_.getInt1(t->bits != 0), MType::Bool};
+      case LitKind::F64: {
+        double d;
+        std::memcpy(&d, &t->bits, sizeof d);
+        return {ConstantFP::get(mc_.f64_, d), MType::F64};
+      }
+      default: throw Unsupported{};
+      }
+    case ETag::Let: {
+      menv_.push_back(mexpr(t->a));
+      MV r = mexpr(t->b);
+      menv_.pop_back();
+      return r;
+    }
+    case ETag::If: {
+      MV c = mexpr(t->a);
+      if (c.t != MType::Bool) throw Unsupported{};
+      BasicBlock* tb = BasicBlock::Create(mc_.ctx_, "then", f_);
+      BasicBlock* eb = BasicBlock::Create(mc_.ctx_, "else", f_);
+      BasicBlock* jb = BasicBlock::Create(mc_.ctx_, "join", f_);
+      b_.CreateCondBr(c.v, tb, eb);
+      b_.SetInsertPoint(tb);
+      MV x = mexpr(t->b);
+      BasicBlock* tEnd = b_.GetInsertBlock();
+      b_.CreateBr(jb);
+      b_.SetInsertPoint(eb);
+      MV y = mexpr(t->c);
+      BasicBlock* eEnd = b_.GetInsertBlock();
+      b_.CreateBr(jb);
+      if (x.t != y.t) throw Unsupported{};
+      b_.SetInsertPoint(jb);
+      PHINode* phi = b_.CreatePHI(x.v->getType(), 2);
+      phi->addIncoming(x.v, tEnd);
+      phi->addIncoming(y.v, eEnd);
+      return {phi, x.t};
+    }
+    case ETag::Prim: {
+      const Prim& p = primById(t->prim);
+      if (p.result == MType::None) throw Unsupported{};
+      std::vector<Value*> args;
+      for (uint32_t i = 0; i < t->n; ++i) {
+        MV a = mexpr(t->args[i]);
+        if (a.t != p.args[i]) throw Unsupported{};
+        args.push_back(a.v);
+      }
+      Lowering low = findLowering(p.axiom);
+      if (!low) throw Unsupported{};
+      LowerCx cx{b_, mc_.h_.fail, t->span};
+      return {low(cx, args), p.result};
+    }
+    case ETag::App: {
+      if (t->a->tag != ETag::Global) throw Unsupported{};
+      TopId g = t->a->n;
+      WorkerInfo wi = mc_.be_.workerInfo(mc_.rt_, g);
+      if (!wi.ok || wi.params.size() != t->n) throw Unsupported{};
+      std::vector<Value*> args;
+      for (uint32_t i = 0; i < t->n; ++i) {
+        MV a = mexpr(t->args[i]);
+        if (a.t != wi.params[i]) throw Unsupported{};
+        args.push_back(a.v);
+      }
+      Function* callee = mc_.worker(g);
+      if (!callee) throw Unsupported{};
+      return {b_.CreateCall(callee, args), wi.result};
+    }
+    default: throw Unsupported{};
+    }
+  }
+
+  // Code on words -------------------------------------------------------------
+  /// A uniform function: `args` are the λ's parameters, `self->free` its captures.
+  void uniform(ETm* body, uint32_t arity, const std::vector<uint32_t>& captures) {
+    mc_.emitPoll(b_);
+    Value* self = f_->getArg(0);
+    Value* args = f_->getArg(1);
+    // Environment, oldest first: captured variables, then parameters.
+    for (uint32_t j = 0; j < captures.size(); ++j) {
+      Value* p = b_.CreateConstGEP1_64(mc_.i64_, self, 3 + j); // Closure::free[j]
+      env_.push_back(b_.CreateLoad(mc_.i64_, p));
+    }
+    for (uint32_t i = 0; i < arity; ++i)
+      env_.push_back(b_.CreateLoad(mc_.i64_, b_.CreateConstGEP1_64(mc_.i64_, args, i)));
+    b_.CreateRet(expr(body));
+  }
+
+  Value* word(uint64_t w) { return b_.getInt64(w); }
+
+  Value* argArray(const std::vector<Value*>& vs) {
+    // Allocas in the entry block, so that loops do not grow the stack.
+    IRBuilder<> eb(&f_->getEntryBlock(), f_->getEntryBlock().begin());
+    Value* arr = eb.CreateAlloca(mc_.i64_, b_.getInt32(uint32_t(std::max<size_t>(1, vs.size()))));
+    for (size_t i = 0; i < vs.size(); ++i)
+      b_.CreateStore(vs[i], b_.CreateConstGEP1_64(mc_.i64_, arr, i));
+    return arr;
+  }
+
+  Value* expr(ETm* t) {
+    switch (t->tag) {
+    case ETag::Var: return env_[env_.size() - 1 - t->n];
+    case ETag::Global: return b_.CreateCall(mc_.h_.global, {b_.getInt32(t->n)});
+    case ETag::Erased: return word(erased());
+    case ETag::Lit:
+      switch (LitKind(t->n)) {
+      case LitKind::Bool:
+      case LitKind::Idx: return word(imm(int64_t(t->bits)));
+      case LitKind::Unit: return word(imm(0));
+      case LitKind::Nat:
+        if (t->bits < (uint64_t(1) << 62)) return word(imm(int64_t(t->bits)));
+        break;
+      case LitKind::I64:
+        if (fitsImm(int64_t(t->bits))) return word(imm(int64_t(t->bits)));
+        break;
+      default: break;
+      }
+      return b_.CreateCall(mc_.h_.lit, {ptrConst(t)});
+    case ETag::Lam: return lambda(t);
+    case ETag::App: {
+      std::vector<Value*> args;
+      for (uint32_t i = 0; i < t->n; ++i)
+        args.push_back(expr(t->args[i]));
+      if (t->a->tag == ETag::Global) {
+        TopId g = t->a->n;
+        Global& gl = mc_.rt_.erased(g);
+        if (gl.arity == t->n && gl.arity > 0) {
+          Value* arr = argArray(args);
+          if (Function* e = mc_.entry(g)) {
+            mc_.uses.insert(g);
+            return b_.CreateCall(e, {ConstantPointerNull::get(cast<PointerType>(mc_.ptr_)), arr});
+          }
+          return b_.CreateCall(mc_.h_.callGlobal, {b_.getInt32(g), arr});
+        }
+      }
+      Value* f = expr(t->a);
+      return b_.CreateCall(mc_.h_.apply, {f, b_.getInt32(t->n), argArray(args)});
+    }
+    case ETag::Prim: {
+      const Prim& p = primById(t->prim);
+      std::vector<Value*> args;
+      for (uint32_t i = 0; i < t->n; ++i)
+        args.push_back(expr(t->args[i]));
+      // Machine-typed primitives on words: unbox, lower inline, box.
+      if (p.result != MType::None)
+        if (Lowering low = findLowering(p.axiom)) {
+          std::vector<Value*> ms;
+          for (uint32_t i = 0; i < t->n; ++i)
+            ms.push_back(unbox(args[i], p.args[i]));
+          LowerCx cx{b_, mc_.h_.fail, t->span};
+          return box(low(cx, ms), p.result);
+        }
+      FunctionType* ft = FunctionType::get(mc_.i64_, {mc_.ptr_, b_.getInt32Ty()}, false);
+      Value* fn = b_.CreateIntToPtr(b_.getInt64(reinterpret_cast<uint64_t>(p.fn)), mc_.ptr_);
+      return b_.CreateCall(ft, fn, {argArray(args), b_.getInt32(t->span)});
+    }
+    case ETag::PrimPap: {
+      std::vector<Value*> args;
+      for (uint32_t i = 0; i < t->n; ++i)
+        args.push_back(expr(t->args[i]));
+      return b_.CreateCall(mc_.h_.primPap, {b_.getInt32(t->prim), b_.getInt32(t->span),
+                                            b_.getInt32(t->n), argArray(args)});
+    }
+    case ETag::Let: {
+      env_.push_back(expr(t->a));
+      Value* r = expr(t->b);
+      env_.pop_back();
+      return r;
+    }
+    case ETag::If: {
+      Value* c = b_.CreateICmpNE(expr(t->a), word(imm(0)));
+      BasicBlock* tb = BasicBlock::Create(mc_.ctx_, "then", f_);
+      BasicBlock* eb = BasicBlock::Create(mc_.ctx_, "else", f_);
+      BasicBlock* jb = BasicBlock::Create(mc_.ctx_, "join", f_);
+      b_.CreateCondBr(c, tb, eb);
+      b_.SetInsertPoint(tb);
+      Value* x = expr(t->b);
+      BasicBlock* tEnd = b_.GetInsertBlock();
+      b_.CreateBr(jb);
+      b_.SetInsertPoint(eb);
+      Value* y = expr(t->c);
+      BasicBlock* eEnd = b_.GetInsertBlock();
+      b_.CreateBr(jb);
+      b_.SetInsertPoint(jb);
+      PHINode* phi = b_.CreatePHI(mc_.i64_, 2);
+      phi->addIncoming(x, tEnd);
+      phi->addIncoming(y, eEnd);
+      return phi;
+    }
+    case ETag::Pair: {
+      Value* a = expr(t->a);
+      return b_.CreateCall(mc_.h_.pair, {a, expr(t->b)});
+    }
+    case ETag::Proj1:
+    case ETag::Proj2: {
+      Value* p = b_.CreateIntToPtr(expr(t->a), mc_.ptr_);
+      return b_.CreateLoad(mc_.i64_,
+                           b_.CreateConstGEP1_64(mc_.i64_, p, t->tag == ETag::Proj1 ? 1 : 2));
+    }
+    case ETag::Arr: {
+      std::vector<Value*> es;
+      for (uint32_t i = 0; i < t->n; ++i)
+        es.push_back(expr(t->args[i]));
+      Value* a = b_.CreateCall(mc_.h_.arr, {b_.getInt32(t->n)});
+      Value* p = b_.CreateIntToPtr(a, mc_.ptr_);
+      for (uint32_t i = 0; i < t->n; ++i)
+        b_.CreateStore(es[i], b_.CreateConstGEP1_64(mc_.i64_, p, 1 + i));
+      return a;
+    }
+    }
+    throw Unsupported{};
+  }
+
+  Value* ptrConst(const void* p) {
+    return b_.CreateIntToPtr(b_.getInt64(reinterpret_cast<uint64_t>(p)), mc_.ptr_);
+  }
+
+  Value* unbox(Value* w, MType m) {
+    switch (m) {
+    case MType::Bool: return b_.CreateICmpNE(w, word(imm(0)));
+    case MType::F64: return b_.CreateCall(mc_.h_.toF64, {w});
+    case MType::I64: {
+      // Immediates inline; boxed (63-bit overflowing) values through the runtime.
+      Value* isImm = b_.CreateICmpNE(b_.CreateAnd(w, 1), word(0));
+      Value* fast = b_.CreateAShr(w, 1);
+      BasicBlock* slowB = BasicBlock::Create(mc_.ctx_, "unbox.slow", f_);
+      BasicBlock* join = BasicBlock::Create(mc_.ctx_, "unbox", f_);
+      BasicBlock* here = b_.GetInsertBlock();
+      b_.CreateCondBr(isImm, join, slowB);
+      b_.SetInsertPoint(slowB);
+      Value* slow = b_.CreateCall(mc_.h_.toI64, {w});
+      b_.CreateBr(join);
+      b_.SetInsertPoint(join);
+      PHINode* phi = b_.CreatePHI(mc_.i64_, 2);
+      phi->addIncoming(fast, here);
+      phi->addIncoming(slow, slowB);
+      return phi;
+    }
+    default: return w;
+    }
+  }
+
+  Value* box(Value* v, MType m) {
+    switch (m) {
+    case MType::Bool: return b_.CreateOr(b_.CreateShl(b_.CreateZExt(v, mc_.i64_), 1), word(1));
+    case MType::F64: return b_.CreateCall(mc_.h_.ofF64, {v});
+    case MType::I64: return b_.CreateCall(mc_.h_.ofI64, {v});
+    default: return v;
+    }
+  }
+
+  // Flat closure conversion: the λ's code captures exactly its free variables.
+  Value* lambda(ETm* t) {
+    std::set<uint32_t> fv;
+    freeVars(t->a, t->n, fv);
+    std::vector<uint32_t> caps(fv.begin(), fv.end()); // indices in the current env
+    // Captured oldest-first, so that the λ's own environment is [caps…, params…].
+    std::sort(caps.begin(), caps.end(), std::greater<>());
+    ETm* body = renumber(t->a, t->n, caps);
+    Function* code = mc_.uniform(fmt::format("{}.lam{}", f_->getName().str(), mc_.be_.counter_++));
+    {
+      FnCompiler inner(mc_, code);
+      inner.uniform(body, t->n, caps);
+    }
+    Value* c = b_.CreateCall(mc_.h_.closure, {code, b_.getInt32(t->n), b_.getInt32(uint32_t(caps.size()))});
+    Value* p = b_.CreateIntToPtr(c, mc_.ptr_);
+    for (size_t j = 0; j < caps.size(); ++j)
+      b_.CreateStore(env_[env_.size() - 1 - caps[j]], b_.CreateConstGEP1_64(mc_.i64_, p, 3 + j));
+    return c;
+  }
+
+  static void freeVars(ETm* t, uint32_t depth, std::set<uint32_t>& out) {
+    auto rec = [&](ETm* s, uint32_t d) { freeVars(s, d, out); };
+    switch (t->tag) {
+    case ETag::Var:
+      if (t->n >= depth) out.insert(t->n - depth);
+      break;
+    case ETag::Lam: rec(t->a, depth + t->n); break;
+    case ETag::Let:
+      rec(t->a, depth);
+      rec(t->b, depth + 1);
+      break;
+    case ETag::App: rec(t->a, depth); [[fallthrough]];
+    case ETag::Prim:
+    case ETag::PrimPap:
+    case ETag::Arr:
+      for (uint32_t i = 0; i < t->n; ++i)
+        rec(t->args[i], depth);
+      break;
+    case ETag::If: rec(t->c, depth); [[fallthrough]];
+    case ETag::Pair: rec(t->b, depth); [[fallthrough]];
+    case ETag::Proj1:
+    case ETag::Proj2: rec(t->a, depth); break;
+    default: break;
+    }
+  }
+
+  // The λ body with free variable indices pointing into its own environment
+  // [caps (oldest first)…, params…]: capture j (of k) has index params + k-1-j.
+  ETm* renumber(ETm* t, uint32_t depth, const std::vector<uint32_t>& caps) {
+    ETm* c = mc_.rt_.arena().make<ETm>(*t);
+    switch (t->tag) {
+    case ETag::Var:
+      if (t->n >= depth) {
+        uint32_t outer = t->n - depth;
+        size_t j = size_t(std::find(caps.begin(), caps.end(), outer) - caps.begin());
+        c->n = depth + uint32_t(caps.size() - 1 - j);
+      }
+      break;
+    case ETag::Lam: c->a = renumber(t->a, depth + t->n, caps); break;
+    case ETag::Let:
+      c->a = renumber(t->a, depth, caps);
+      c->b = renumber(t->b, depth + 1, caps);
+      break;
+    case ETag::App:
+      c->a = renumber(t->a, depth, caps);
+      [[fallthrough]];
+    case ETag::Prim:
+    case ETag::PrimPap:
+    case ETag::Arr:
+      c->args = mc_.rt_.arena().array<ETm*>(t->n);
+      for (uint32_t i = 0; i < t->n; ++i)
+        c->args[i] = renumber(t->args[i], depth, caps);
+      break;
+    case ETag::If:
+      c->c = renumber(t->c, depth, caps);
+      [[fallthrough]];
+    case ETag::Pair:
+      c->b = renumber(t->b, depth, caps);
+      [[fallthrough]];
+    case ETag::Proj1:
+    case ETag::Proj2: c->a = renumber(t->a, depth, caps); break;
+    default: break;
+    }
+    return c;
+  }
+
+private:
+  ModuleCompiler& mc_;
+  Function* f_;
+  IRBuilder<> b_;
+  std::vector<MV> menv_;
+  std::vector<Value*> env_;
+};
+
+Function* ModuleCompiler::worker(TopId id) {
+  if (noWorkers) return nullptr;
+  if (auto it = workers_.find(id); it != workers_.end()) return it->second;
+  WorkerInfo wi = be_.workerInfo(rt_, id);
+  if (!wi.ok) return nullptr;
+  std::vector<Type*> ps;
+  for (MType m : wi.params)
+    ps.push_back(llType(m));
+  auto it = be_.compiled_.find(id);
+  if (it != be_.compiled_.end() && it->second.workerName.empty())
+    return nullptr; // compiled before, without a worker
+  bool external = it != be_.compiled_.end();
+  // The root's worker is exported; callees compiled along get private copies.
+  std::string name = external ? it->second.workerName
+                     : id == root ? base(id) + ".w"
+                                  : fmt::format("{}.w{}", base(id), be_.counter_++);
+  Function* f = newFn(name, llType(wi.result), ps);
+  workers_[id] = f;
+  if (external) {
+    uses.insert(id);
+    return f;
+  }
+  if (id != root) f->setLinkage(GlobalValue::InternalLinkage);
+  pendingWorkers_.push_back({id, f});
+  return f;
+}
+
+Function* ModuleCompiler::entry(TopId id) {
+  if (auto it = entries_.find(id); it != entries_.end()) return it->second;
+  bool external = be_.compiled_.count(id) != 0;
+  if (id != root && !external) return nullptr; // not compiled: through the runtime (may tier up)
+  Function* f = uniform(base(id));
+  entries_[id] = f;
+  if (external)
+    uses.insert(id);
+  else
+    pendingEntries_.push_back({id, f});
+  return f;
+}
+
+void ModuleCompiler::finish() {
+  auto drainWorkers = [&] {
+    while (!pendingWorkers_.empty()) {
+      auto [wid, wf] = pendingWorkers_.back();
+      pendingWorkers_.pop_back();
+      FnCompiler fc(*this, wf);
+      fc.worker(rt_.erased(wid).body, be_.workerInfo(rt_, wid));
+    }
+  };
+  while (!pendingEntries_.empty()) {
+    auto [id, f] = pendingEntries_.back();
+    pendingEntries_.pop_back();
+    Global& g = rt_.erased(id);
+    WorkerInfo wi = be_.workerInfo(rt_, id);
+    Function* w = wi.ok ? worker(id) : nullptr;
+    drainWorkers(); // throws Unsupported: the caller retries without workers
+    FnCompiler fc(*this, f);
+    if (w) {
+      // Wrapper: unbox the arguments, call the worker, box the result.
+      IRBuilder<>& b = fc.builder();
+      std::vector<Value*> args;
+      for (uint32_t i = 0; i < wi.params.size(); ++i) {
+        Value* a = b.CreateLoad(i64_, b.CreateConstGEP1_64(i64_, f->getArg(1), i));
+        args.push_back(fc.unbox(a, wi.params[i]));
+      }
+      b.CreateRet(fc.box(b.CreateCall(w, args), wi.result));
+    } else {
+      fc.uniform(g.body->a, g.arity, {});
+    }
+    drainWorkers();
+  }
+}
+
+// ---------------------------------------------------------------------------
+
+Code LlvmBackend::compile(Runtime& rt, TopId id) {
+  World& w = rt.world();
+  std::string name(str(w.tops[id].name));
+  if (!jit_) {
+    rt.err << fmt::format("warning: the JIT is unavailable ({}); {} stays interpreted\n", initError_,
+                          name);
+    return nullptr;
+  }
+  auto t0 = std::chrono::steady_clock::now();
+  gRt = &rt;
+  auto ctx = std::make_unique<LLVMContext>();
+  auto mod = std::make_unique<Module>(fmt::format("thorin.{}", id), *ctx);
+  mod->setDataLayout(jit_->getDataLayout());
+  std::set<TopId> uses;
+  bool withWorkers = true;
+  for (;;) {
+    try {
+      ModuleCompiler mc(*this, rt, *ctx, *mod);
+      mc.root = id;
+      mc.noWorkers = !withWorkers;
+      mc.entry(id);
+      mc.finish();
+      uses = mc.uses;
+      break;
+    } catch (FnCompiler::Unsupported&) {
+      if (!withWorkers) {
+        rt.err << fmt::format("warning: cannot compile {} (unsupported construct); it stays interpreted\n",
+                              name);
+        return nullptr;
+      }
+      withWorkers = false; // machine-typed code failed: compile on words
+      mod = std::make_unique<Module>(fmt::format("thorin.{}", id), *ctx);
+      mod->setDataLayout(jit_->getDataLayout());
+    }
+  }
+  std::string verr;
+  raw_string_ostream vs(verr);
+  if (verifyModule(*mod, &vs)) {
+    rt.err << fmt::format("warning: JIT failure for {} (invalid IR: {}); it stays interpreted\n",
+                          name, vs.str().substr(0, 200));
+    return nullptr;
+  }
+  // O2 with the new pass manager.
+  {
+    LoopAnalysisManager lam;
+    FunctionAnalysisManager fam;
+    CGSCCAnalysisManager cam;
+    ModuleAnalysisManager mam;
+    PassBuilder pb;
+    pb.registerModuleAnalyses(mam);
+    pb.registerCGSCCAnalyses(cam);
+    pb.registerFunctionAnalyses(fam);
+    pb.registerLoopAnalyses(lam);
+    pb.crossRegisterProxies(lam, fam, cam, mam);
+    pb.buildPerModuleDefaultPipeline(OptimizationLevel::O2).run(*mod, mam);
+  }
+  std::string ir;
+  raw_string_ostream os(ir);
+  mod->print(os, nullptr);
+  auto tracker = jit_->getMainJITDylib().createResourceTracker();
+  if (auto err = jit_->addIRModule(tracker, orc::ThreadSafeModule(std::move(mod), std::move(ctx)))) {
+    rt.err << fmt::format("warning: JIT failure for {} ({}); it stays interpreted\n", name,
+                          toString(std::move(err)));
+    return nullptr;
+  }
+  std::string base = fmt::format("t{}_{}", id, name);
+  auto sym = jit_->lookup(base);
+  if (!sym) {
+    rt.err << fmt::format("warning: JIT failure for {} ({}); it stays interpreted\n", name,
+                          toString(sym.takeError()));
+    if (auto err = tracker->remove()) consumeError(std::move(err));
+    return nullptr;
+  }
+  Code entry = sym->toPtr<Code>();
+  Compiled c;
+  c.tracker = tracker;
+  c.ir = std::move(ir);
+  c.uses = std::move(uses);
+  if (withWorkers && workerInfo(rt, id).ok) c.workerName = base + ".w";
+  compiled_[id] = std::move(c);
+  rt.global(id).compileMs =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  return entry;
+}
+
+void LlvmBackend::remove(const std::vector<TopId>& ids) {
+  // Remove these and, transitively, everything compiled against them.
+  std::set<TopId> gone(ids.begin(), ids.end());
+  bool grew = true;
+  while (grew) {
+    grew = false;
+    for (auto& [id, c] : compiled_)
+      if (!gone.count(id))
+        for (TopId u : c.uses)
+          if (gone.count(u)) {
+            gone.insert(id);
+            grew = true;
+            break;
+          }
+  }
+  std::set<orc::ResourceTracker*> removed;
+  for (TopId id : gone) {
+    auto it = compiled_.find(id);
+    if (it == compiled_.end()) continue;
+    if (removed.insert(it->second.tracker.get()).second)
+      if (auto err = it->second.tracker->remove()) consumeError(std::move(err));
+    compiled_.erase(it);
+    workerCache_.erase(id);
+  }
+  for (TopId id : gone)
+    if (gRt && id < gRt->globals.size()) {
+      gRt->globals[id].compiled = nullptr;
+      gRt->globals[id].calls = 0;
+    }
+}
+
+} // namespace
+
+std::unique_ptr<Backend> makeBackend(const JitOptions& o) {
+  if (o.mode == JitMode::Off) return nullptr;
+  return std::make_unique<LlvmBackend>(o);
+}
+
+} // namespace thorin::rt

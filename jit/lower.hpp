@@ -1,0 +1,21 @@
+// LLVM lowerings of axioms for machine-typed code: a plugin registers, per
+// axiom name, how to emit it on unboxed operands (`%core.i64.add` → `add`).
+#pragma once
+#include <string_view>
+#include <vector>
+
+#include <llvm/IR/IRBuilder.h>
+
+namespace thorin::rt {
+
+struct LowerCx {
+  llvm::IRBuilder<>& b;
+  llvm::FunctionCallee fail; // void(const char* msg, i32 span), does not return
+  uint32_t span;             // for run-time errors
+};
+using Lowering = llvm::Value* (*)(LowerCx& cx, const std::vector<llvm::Value*>& args);
+
+void registerLowering(std::string_view axiom, Lowering l);
+Lowering findLowering(std::string_view axiom);
+
+} // namespace thorin::rt

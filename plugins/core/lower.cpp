@@ -1,0 +1,85 @@
+// LLVM lowerings of the core plugin's machine-typed axioms (I64, F64, Bool),
+// used by the JIT's unboxed workers. I64 wraps (no nsw); division checks
+// for zero (a located run-time error) and wraps INT64_MIN / -1.
+#include <llvm/IR/Intrinsics.h>
+
+#include "core_plugin.hpp"
+#include "lower.hpp"
+
+namespace thorin::plugins {
+namespace {
+
+using namespace llvm;
+using rt::LowerCx;
+using Args = std::vector<Value*>;
+
+Value* add(LowerCx& c, const Args& a) { return c.b.CreateAdd(a[0], a[1]); }
+Value* sub(LowerCx& c, const Args& a) { return c.b.CreateSub(a[0], a[1]); }
+Value* mul(LowerCx& c, const Args& a) { return c.b.CreateMul(a[0], a[1]); }
+
+// if (y == 0) fail(msg); then the wrapping quotient/remainder.
+template <bool Mod> Value* div(LowerCx& c, const Args& a) {
+  IRBuilder<>& b = c.b;
+  Function* f = b.GetInsertBlock()->getParent();
+  BasicBlock* bad = BasicBlock::Create(b.getContext(), "divzero", f);
+  BasicBlock* ok = BasicBlock::Create(b.getContext(), "div", f);
+  b.CreateCondBr(b.CreateICmpEQ(a[1], b.getInt64(0)), bad, ok);
+  b.SetInsertPoint(bad);
+  b.CreateCall(c.fail, {b.CreateGlobalStringPtr(Mod ? "remainder by zero" : "division by zero"),
+                        b.getInt32(c.span)});
+  b.CreateUnreachable();
+  b.SetInsertPoint(ok);
+  Value* m1 = b.CreateICmpEQ(a[1], b.getInt64(-1));
+  Value* d = b.CreateSelect(m1, b.getInt64(1), a[1]);
+  if (Mod) return b.CreateSelect(m1, b.getInt64(0), b.CreateSRem(a[0], d));
+  return b.CreateSelect(m1, b.CreateNeg(a[0]), b.CreateSDiv(a[0], d));
+}
+
+template <CmpInst::Predicate P> Value* icmp(LowerCx& c, const Args& a) {
+  return c.b.CreateICmp(P, a[0], a[1]);
+}
+template <CmpInst::Predicate P> Value* fcmp(LowerCx& c, const Args& a) {
+  return c.b.CreateFCmp(P, a[0], a[1]);
+}
+Value* fadd(LowerCx& c, const Args& a) { return c.b.CreateFAdd(a[0], a[1]); }
+Value* fsub(LowerCx& c, const Args& a) { return c.b.CreateFSub(a[0], a[1]); }
+Value* fmul(LowerCx& c, const Args& a) { return c.b.CreateFMul(a[0], a[1]); }
+Value* fdiv(LowerCx& c, const Args& a) { return c.b.CreateFDiv(a[0], a[1]); }
+Value* fsqrt(LowerCx& c, const Args& a) {
+  return c.b.CreateUnaryIntrinsic(Intrinsic::sqrt, a[0]);
+}
+Value* i2f(LowerCx& c, const Args& a) { return c.b.CreateSIToFP(a[0], c.b.getDoubleTy()); }
+
+} // namespace
+
+void registerCoreLowerings() {
+  using P = CmpInst::Predicate;
+  auto reg = rt::registerLowering;
+  reg("%core.i64.add", add);
+  reg("%core.i64.sub", sub);
+  reg("%core.i64.mul", mul);
+  reg("%core.i64.div", div<false>);
+  reg("%core.i64.mod", div<true>);
+  reg("%core.i64.eq", icmp<P::ICMP_EQ>);
+  reg("%core.i64.ne", icmp<P::ICMP_NE>);
+  reg("%core.i64.lt", icmp<P::ICMP_SLT>);
+  reg("%core.i64.le", icmp<P::ICMP_SLE>);
+  reg("%core.i64.gt", icmp<P::ICMP_SGT>);
+  reg("%core.i64.ge", icmp<P::ICMP_SGE>);
+  reg("%core.bool.eq", icmp<P::ICMP_EQ>);
+  reg("%core.bool.ne", icmp<P::ICMP_NE>);
+  reg("%core.f64.add", fadd);
+  reg("%core.f64.sub", fsub);
+  reg("%core.f64.mul", fmul);
+  reg("%core.f64.div", fdiv);
+  reg("%core.f64.eq", fcmp<P::FCMP_OEQ>);
+  reg("%core.f64.ne", fcmp<P::FCMP_UNE>);
+  reg("%core.f64.lt", fcmp<P::FCMP_OLT>);
+  reg("%core.f64.le", fcmp<P::FCMP_OLE>);
+  reg("%core.f64.gt", fcmp<P::FCMP_OGT>);
+  reg("%core.f64.ge", fcmp<P::FCMP_OGE>);
+  reg("%core.f64.sqrt", fsqrt);
+  reg("%core.conv.i64ToF64", i2f);
+}
+
+} // namespace thorin::plugins
