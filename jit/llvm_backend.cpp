@@ -104,7 +104,12 @@ struct WorkerInfo {
 
 class LlvmBackend : public Backend {
 public:
-  explicit LlvmBackend(const JitOptions& o) : opts_(o) {
+  explicit LlvmBackend(const JitOptions& o) : opts_(o) {}
+
+  // LLVM starts on the first compilation: runs that compile nothing (and
+  // `thorin check`) do not pay for it.
+  void start() {
+    started_ = true;
     InitializeNativeTarget();
     InitializeNativeTargetAsmPrinter();
     auto j = orc::LLJITBuilder().create();
@@ -158,6 +163,7 @@ private:
 
   const JitOptions& opts_;
   std::unique_ptr<orc::LLJIT> jit_;
+  bool started_ = false;
   std::string initError_;
   std::unordered_map<TopId, Compiled> compiled_;
   std::unordered_map<TopId, WorkerInfo> workerCache_;
@@ -736,12 +742,13 @@ void ModuleCompiler::finish() {
 Code LlvmBackend::compile(Runtime& rt, TopId id) {
   World& w = rt.world();
   std::string name(str(w.tops[id].name));
+  auto t0 = std::chrono::steady_clock::now();
+  if (!started_) start();
   if (!jit_) {
     rt.err << fmt::format("warning: the JIT is unavailable ({}); {} stays interpreted\n", initError_,
                           name);
     return nullptr;
   }
-  auto t0 = std::chrono::steady_clock::now();
   gRt = &rt;
   auto ctx = std::make_unique<LLVMContext>();
   auto mod = std::make_unique<Module>(fmt::format("thorin.{}", id), *ctx);
@@ -849,11 +856,22 @@ void LlvmBackend::remove(const std::vector<TopId>& ids) {
     }
 }
 
+Backend* makeLlvm(const JitOptions* o) { return new LlvmBackend(*o); }
+
 } // namespace
 
-std::unique_ptr<Backend> makeBackend(const JitOptions& o) {
-  if (o.mode == JitMode::Off) return nullptr;
-  return std::make_unique<LlvmBackend>(o);
+} // namespace thorin::rt
+
+namespace thorin::plugins {
+void registerCoreLowerings();
 }
+
+/// Entry point of the JIT module (dlopen'ed by jit/backend_loader.cpp).
+extern "C" thorin::rt::Backend* thorin_make_llvm_backend(const thorin::rt::JitOptions* o) {
+  thorin::plugins::registerCoreLowerings();
+  return thorin::rt::makeLlvm(o);
+}
+
+namespace thorin::rt {
 
 } // namespace thorin::rt

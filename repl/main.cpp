@@ -120,9 +120,6 @@ int main(int argc, char** argv) {
   Args args;
   int i = 1;
   thorin::plugins::registerCoreRuntime();
-#ifdef THORIN_HAVE_LLVM
-  thorin::plugins::registerCoreLowerings();
-#endif
   if (argc > 1 && std::strcmp(argv[1], "check") == 0) {
     args.check = true;
     ++i;

@@ -1,0 +1,72 @@
+// Loads the LLVM tier (libthorin_llvm.so) on the first compilation: libLLVM
+// is large, and most runs — `thorin check`, short scripts — never compile.
+#include <dlfcn.h>
+
+#include <cstdlib>
+#include <fmt/format.h>
+#include <ostream>
+
+#include "runtime.hpp"
+
+#ifndef THORIN_JIT_LIB
+#define THORIN_JIT_LIB ""
+#endif
+
+namespace thorin::rt {
+namespace {
+
+class LazyBackend : public Backend {
+public:
+  explicit LazyBackend(const JitOptions& o) : opts_(o) {}
+  Code compile(Runtime& rt, TopId id) override {
+    if (!load(rt.err)) {
+      rt.err << fmt::format("warning: the JIT is unavailable ({}); {} stays interpreted\n", error_,
+                            str(rt.world().tops[id].name));
+      return nullptr;
+    }
+    return real_->compile(rt, id);
+  }
+  void remove(const std::vector<TopId>& ids) override {
+    if (real_) real_->remove(ids);
+  }
+  std::string ir(TopId id) override { return real_ ? real_->ir(id) : ""; }
+
+private:
+  bool load(std::ostream&) {
+    if (real_) return true;
+    if (tried_) return false;
+    tried_ = true;
+    const char* path = std::getenv("THORIN_JIT_LIB");
+    if (!path || !*path) path = THORIN_JIT_LIB;
+    if (!*path) {
+      error_ = "this thorin was built without LLVM";
+      return false;
+    }
+    void* h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    if (!h) {
+      error_ = dlerror();
+      return false;
+    }
+    using Make = Backend* (*)(const JitOptions*);
+    auto make = reinterpret_cast<Make>(dlsym(h, "thorin_make_llvm_backend"));
+    if (!make) {
+      error_ = "libthorin_llvm.so has no entry point";
+      return false;
+    }
+    real_.reset(make(&opts_));
+    return true;
+  }
+  JitOptions opts_;
+  std::unique_ptr<Backend> real_;
+  bool tried_ = false;
+  std::string error_;
+};
+
+} // namespace
+
+std::unique_ptr<Backend> makeBackend(const JitOptions& o) {
+  if (o.mode == JitMode::Off) return nullptr;
+  return std::make_unique<LazyBackend>(o);
+}
+
+} // namespace thorin::rt
