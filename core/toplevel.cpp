@@ -238,9 +238,17 @@ void TopLevel::define(const Entry& e, bool prelude) {
   }
   el.requireSolved(firstMeta);
   TopId id;
+  int32_t shadowed = w_.lookupTop(e.name);
   if (self >= 0) {
     id = TopId(self);
+    shadowed = -1;
+    for (int32_t k = self - 1; k >= 0; --k) // (the provisional entry shadows already)
+      if (w_.tops[k].name == e.name) {
+        shadowed = k;
+        break;
+      }
     w_.tops[id].def = def;
+    w_.tops[id].stamp = ++w_.stamps;
     w_.beginEntry(); // values cached while it was a postulate are stale
   } else {
     TopEntry te;
@@ -252,6 +260,8 @@ void TopLevel::define(const Entry& e, bool prelude) {
     te.axiom = axiom;
     id = w_.addTop(std::move(te));
   }
+  // A redefinition drops the old definition's compiled code (and its users').
+  if (shadowed >= 0 && opts_.runner) opts_.runner->invalidate(w_, TopId(shadowed));
   // In a plugin's file, `Nat = %core.Nat` names the axiom for printing.
   if (!plugin_.empty() && def && def->tag == TTag::Top && w_.tops[def->n].axiom)
     w_.tops[def->n].alias = int32_t(id);

@@ -22,9 +22,8 @@ public:
   /// Evaluates the closed, elaborated term `t : ty`; returns its printed value.
   /// Throws Error (located at `where` or inside `t`) on a run-time error.
   virtual std::string run(World& w, Tm* t, Val* ty, Span where) = 0;
-  /// Forgets everything derived from top-level definitions from `first` on
-  /// (they were rolled back or replaced).
-  virtual void forget(World& w, TopId first) = 0;
+  /// The definition `id` was shadowed by a new one: drop its compiled code.
+  virtual void invalidate(World& w, TopId id) = 0;
 };
 
 struct Options {

@@ -27,6 +27,7 @@ TopId World::addTop(TopEntry e) {
   if (topByName_.size() <= e.name.id) topByName_.resize(e.name.id + 1, -1);
   undo_.push_back({e.name.id, topByName_[e.name.id]});
   topByName_[e.name.id] = int32_t(id);
+  e.stamp = ++stamps;
   tops.push_back(std::move(e));
   return id;
 }

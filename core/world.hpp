@@ -22,6 +22,7 @@ struct TopEntry {
   bool prelude = false;
   const struct AxiomDef* axiom = nullptr; // `.ax %plugin.name`: bound to plugin code
   int32_t alias = -1; // an axiom: the definition `Nat = %core.Nat` naming it, for printing
+  uint64_t stamp = 0; // unique per (entry, definition): ids are reused after a rollback
   // Values cached for the current scratch epoch.
   uint32_t epoch = 0;
   Val* tyVal = nullptr;
@@ -88,6 +89,7 @@ public:
   }
   std::vector<std::string> loadedFiles; // canonical paths, for `.import` once-only
   uint32_t epoch = 1;
+  uint64_t stamps = 0; // never rolled back
   uint32_t block = 0;
   uint32_t visitStamp = 0;
   size_t preludeMetas = 0; // metas created by the prelude (hidden from :out)

@@ -22,6 +22,13 @@ Global& Runtime::global(TopId id) {
 
 Global& Runtime::erased(TopId id) {
   Global& g = global(id);
+  uint64_t stamp = w_->tops[id].stamp;
+  if (g.stamp != stamp) [[unlikely]] { // new, or an id reused after a rollback
+    if (g.compiled && backend) backend->remove({id});
+    Global& g1 = global(id);
+    g1 = Global{};
+    g1.stamp = stamp;
+  }
   if (g.erasedDone) return g;
   g.erasedDone = true;
   const TopEntry& e = w_->tops[id];
@@ -54,13 +61,9 @@ bool Runtime::compile(TopId id) {
   return true;
 }
 
-void Runtime::forget(World& w, TopId first) {
-  if (&w != w_) return;
-  std::vector<TopId> gone;
-  for (TopId id = first; id < globals.size(); ++id)
-    if (globals[id].compiled) gone.push_back(id);
-  if (backend && !gone.empty()) backend->remove(gone);
-  if (first < globals.size()) globals.resize(first);
+void Runtime::invalidate(World& w, TopId id) {
+  if (&w != w_ || id >= globals.size()) return;
+  if (globals[id].compiled && backend) backend->remove({id});
 }
 
 static const std::string* axiomName(World& w, Val* v) {

@@ -22,6 +22,7 @@ struct JitOptions {
 
 /// What the runtime knows about one top-level definition.
 struct Global {
+  uint64_t stamp = 0;  // TopEntry::stamp this was derived from
   ETm* body = nullptr; // erased definition (nullptr: not erased yet)
   uint32_t arity = 0;  // leading λs of the erased definition
   bool erasedDone = false;
@@ -57,7 +58,7 @@ public:
   ~Runtime() override;
 
   std::string run(World& w, Tm* t, Val* ty, Span where) override;
-  void forget(World& w, TopId first) override;
+  void invalidate(World& w, TopId id) override;
 
   World& world() { return *w_; }
   Arena& arena() { return arena_; }

@@ -1,5 +1,7 @@
 #include "repl.hpp"
 
+#include "runtime.hpp"
+
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
@@ -27,6 +29,8 @@ const std::vector<Repl::Command> Repl::commands_ = {
     {"nt", "NAME", "show the normal form of a definition's type", &Repl::cmdNormalType},
     {"nf", "EXPR", "show the normal form of an expression", &Repl::cmdNormal},
     {"n", "NAME|EXPR", "show the normal form of a definition or expression", &Repl::cmdNormal},
+    {"eval", "EXPR", "evaluate an expression with the runtime (JIT when hot)", &Repl::cmdEval},
+    {"ev", "EXPR", "", &Repl::cmdEval},
     {"e", "NAME", "show a definition's elaborated term (with metavariables)", &Repl::cmdElaborated},
     {"z", "NAME", "show a definition's elaborated term with metavariables solved",
      &Repl::cmdZonked},
@@ -37,6 +41,9 @@ const std::vector<Repl::Command> Repl::commands_ = {
     {"i", "NAME", "", &Repl::cmdInfo},
     {"time", "", "toggle printing how long each input takes", &Repl::cmdTime},
     {"stats", "", "show memory use and the number of definitions and metas", &Repl::cmdStats},
+    {"jit", "", "list compiled functions with call counts and compile times", &Repl::cmdJit},
+    {"llvm", "NAME", "show the optimized LLVM IR of a compiled function", &Repl::cmdLlvm},
+    {"set", "OPTION VALUE", "set an option: jit-threshold N", &Repl::cmdSet},
     {"help", "", "show this help", &Repl::cmdHelp},
     {"?", "", "", &Repl::cmdHelp},
     {"h", "", "", &Repl::cmdHelp},
@@ -331,6 +338,69 @@ void Repl::cmdStats(const std::string&) {
                       w.perm.bytesReserved() / 1024, w.scratch.bytesReserved() / 1024);
   out_ << fmt::format("resident memory: {} KiB (peak {} KiB)\n", procStatusKb("VmRSS:"),
                       procStatusKb("VmHWM:"));
+}
+
+void Repl::cmdEval(const std::string& a) {
+  if (a.empty()) {
+    err_ << "error: :eval needs an expression\n";
+    return;
+  }
+  s_.top().query(a, TopLevel::Show::Eval);
+}
+
+static rt::Runtime* runtimeOf(Session& s) { return dynamic_cast<rt::Runtime*>(s.opts.runner); }
+
+void Repl::cmdJit(const std::string&) {
+  rt::Runtime* r = runtimeOf(s_);
+  if (!r) return;
+  World& w = s_.world();
+  if (r->opts.mode == rt::JitMode::Off) out_ << "the JIT is off (--jit=off)\n";
+  bool any = false;
+  for (TopId id = 0; id < r->globals.size() && id < w.tops.size(); ++id) {
+    const rt::Global& g = r->globals[id];
+    if (!g.compiled) continue;
+    any = true;
+    out_ << fmt::format("{:<20} {:>10} calls  compiled in {:.2f} ms\n", str(w.tops[id].name),
+                        g.calls, g.compileMs);
+  }
+  if (!any && r->opts.mode != rt::JitMode::Off)
+    out_ << fmt::format("no compiled functions yet (a function is compiled after {} calls)\n",
+                        r->opts.threshold);
+}
+
+void Repl::cmdLlvm(const std::string& a) {
+  rt::Runtime* r = runtimeOf(s_);
+  World& w = s_.world();
+  int32_t id = w.lookupTop(intern(a));
+  if (a.empty() || id < 0) {
+    err_ << fmt::format("error: :llvm needs the name of a definition{}\n",
+                        a.empty() ? "" : fmt::format(" ('{}' is not defined)", a));
+    return;
+  }
+  std::string ir = r && r->backend && size_t(id) < r->globals.size() && r->globals[id].compiled
+                       ? r->backend->ir(TopId(id))
+                       : "";
+  if (ir.empty()) {
+    err_ << fmt::format("error: {} is not compiled (see :jit; --jit=eager compiles at once)\n", a);
+    return;
+  }
+  out_ << ir;
+}
+
+void Repl::cmdSet(const std::string& a) {
+  auto ws = words(a);
+  rt::Runtime* r = runtimeOf(s_);
+  if (ws.size() == 2 && ws[0] == "jit-threshold" && r) {
+    char* end = nullptr;
+    unsigned long long n = std::strtoull(ws[1].c_str(), &end, 10);
+    if (*end || n == 0) {
+      err_ << "error: jit-threshold needs a positive number\n";
+      return;
+    }
+    r->opts.threshold = n;
+    return;
+  }
+  err_ << "error: usage: :set jit-threshold N\n";
 }
 
 void Repl::cmdHelp(const std::string&) {

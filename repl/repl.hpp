@@ -40,6 +40,10 @@ private:
   void cmdInfo(const std::string& a);
   void cmdTime(const std::string& a);
   void cmdStats(const std::string& a);
+  void cmdEval(const std::string& a);
+  void cmdJit(const std::string& a);
+  void cmdLlvm(const std::string& a);
+  void cmdSet(const std::string& a);
   void cmdHelp(const std::string& a);
   void cmdQuit(const std::string& a);
   int32_t topByName(const std::string& name, bool report = true);
