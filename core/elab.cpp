@@ -541,6 +541,11 @@ std::pair<Tm*, Val*> Elab::infer(Cxt& c, Raw* r) {
   case RKind::If: return inferIf(c, as<RIf>(r));
   case RKind::BinOp: return elabBinOp(c, as<RBinOp>(r), nullptr);
   case RKind::Array: return elabArray(c, as<RArray>(r), nullptr);
+  case RKind::Ann: {
+    auto* an = as<RAnn>(r);
+    Val* ty = evalIn(c, check(c, an->ty, vU()));
+    return {check(c, an->t, ty), ty};
+  }
   }
   fail(r->span, "cannot elaborate this term");
 }

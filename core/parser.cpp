@@ -403,7 +403,9 @@ Raw* Parser::tryTelescope() {
     return snd;
   }
   if (anyImplicit) unexpected("'→' after implicit binders");
-  if (gs.size() > 1 || at(Tok::Eof)) unexpected("'→' or '×' after the binders");
+  // `(x : A)` alone is an annotated variable, parsed as an atom.
+  bool single = gs.size() == 1 && gs[0].xs.size() == 1;
+  if (!single && (gs.size() > 1 || at(Tok::Eof))) unexpected("'→' or '×' after the binders");
   pos_ = save;
   return nullptr;
 }
@@ -520,6 +522,14 @@ Raw* Parser::atom() {
   case Tok::LParen: {
     advance();
     std::vector<Raw*> items{term()};
+    if (accept(Tok::Colon)) { // a type annotation
+      auto* an = node<RAnn>(RKind::Ann, span(t.begin, t.begin));
+      an->t = items[0];
+      an->ty = term();
+      an->span = span(t.begin, expect(Tok::RParen, "')'").end);
+      r = an;
+      break;
+    }
     while (accept(Tok::Comma))
       items.push_back(term());
     Token close = expect(Tok::RParen, items.size() > 1 ? "',' or ')'" : "')'");

@@ -430,6 +430,15 @@ struct RawPrinter {
       close(prec > p);
       break;
     }
+    case RKind::Ann: {
+      auto* an = static_cast<const RAnn*>(r);
+      out += '(';
+      print(an->t, PLet);
+      out += " : ";
+      print(an->ty, PLet);
+      out += ')';
+      break;
+    }
     case RKind::Array: {
       auto* a = static_cast<const RArray*>(r);
       out += '[';

@@ -32,7 +32,8 @@ enum class RKind : uint8_t {
   String,
   If,
   BinOp,
-  Array
+  Array,
+  Ann // (t : A)
 };
 enum class ProjKind : uint8_t { Fst, Snd, Field };
 
@@ -92,6 +93,10 @@ struct RBinOp : Raw {
   Span opSpan;
   Raw* lhs;
   Raw* rhs;
+};
+struct RAnn : Raw {
+  Raw* t;
+  Raw* ty;
 };
 struct RArray : Raw {
   Raw** elems;

@@ -21,7 +21,7 @@ def main():
     ap.add_argument("--thorin", required=True)
     ap.add_argument("--update", action="store_true")
     ap.add_argument("--expected", help="expected-output file (default: input with .out)")
-    ap.add_argument("mode", choices=["check", "repl"])
+    ap.add_argument("mode", choices=["check", "repl", "run"])
     ap.add_argument("file")
     a = ap.parse_args()
     a.thorin = os.path.abspath(a.thorin)
@@ -31,15 +31,27 @@ def main():
         first = f.readline()
     extra = first.split(":", 1)[1].split() if first.startswith("-- args:") else []
     env = dict(os.environ, THORIN_HISTORY=os.devnull)
+    def run(cmd, stdin):
+        p = subprocess.run(cmd, cwd=directory, stdin=stdin, stdout=subprocess.PIPE,
+                           stderr=subprocess.STDOUT, env=env, timeout=120)
+        return p.stdout.decode("utf-8", errors="replace") + f"[exit {p.returncode}]\n"
+
     if a.mode == "check":
-        cmd = [a.thorin, "check", *extra, name]
-        stdin = subprocess.DEVNULL
+        actual = run([a.thorin, "check", *extra, name], subprocess.DEVNULL)
+    elif a.mode == "repl":
+        with open(a.file, "rb") as stdin:
+            actual = run([a.thorin, *extra], stdin)
     else:
-        cmd = [a.thorin, *extra]
-        stdin = open(a.file, "rb")
-    p = subprocess.run(cmd, cwd=directory, stdin=stdin, stdout=subprocess.PIPE,
-                       stderr=subprocess.STDOUT, env=env, timeout=120)
-    actual = p.stdout.decode("utf-8", errors="replace") + f"[exit {p.returncode}]\n"
+        # `thorin run` in every JIT mode: the outputs must be identical.
+        modes = [["--jit=off"], ["--jit=eager"], ["--jit=lazy", "--jit-threshold", "1"]]
+        outs = [run([a.thorin, "run", *m, *extra, name], subprocess.DEVNULL) for m in modes]
+        for m, o in zip(modes[1:], outs[1:]):
+            if o != outs[0]:
+                print(f"output with {' '.join(m)} differs from --jit=off:")
+                sys.stdout.writelines(difflib.unified_diff(
+                    outs[0].splitlines(True), o.splitlines(True), "--jit=off", " ".join(m)))
+                return 1
+        actual = outs[0]
     expected_path = a.expected or os.path.splitext(a.file)[0] + ".out"
     if a.update:
         with open(expected_path, "w", encoding="utf-8") as f:
