@@ -132,7 +132,7 @@ std::pair<Tm*, Val*> Elab::elabBinOp(Cxt& c, RBinOp* r, Val* expected) {
   if (!ax) {
     if (forceAll(w_, ty)->tag == VTag::Flex)
       fail(r->opSpan, fmt::format("cannot tell which '{}' is meant: the operands' type is not known", op),
-           {"give the operands a type, e.g. λ (x : I64). x + 1"});
+           {"give the operands a type, e.g. λ (x : I64). x + 1, or (e : I64)"});
     fail(r->opSpan, fmt::format("no operator '{}' on values of type {}", op, showVal(c, ty)),
          {"arithmetic works on Nat, I64 and F64; == and != also on Bool and String"});
   }
@@ -159,7 +159,7 @@ std::pair<Tm*, Val*> Elab::elabArray(Cxt& c, RArray* r, Val* expected) {
   if (!elemTy) {
     if (r->n == 0)
       fail(r->span, "cannot infer the element type of an empty array",
-           {"give it a type, e.g. let xs : Array 0 Nat = []; …"});
+           {"give it a type, e.g. ([] : Array 0 Nat)"});
     std::tie(t->elems[0], elemTy) = inferInsert(c, r->elems[0]);
     i = 1;
   }
