@@ -1,0 +1,100 @@
+#!/usr/bin/env python3
+"""The JIT tier in a REPL session: functions are compiled when hot, calls
+cross tiers, redefinition drops the compiled code of the function and of
+everything compiled against it, a failed JIT falls back to the interpreter
+with one warning, Ctrl-C stops a compiled loop, and run-time errors in
+compiled code are located."""
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+
+
+def repl(thorin, text, *args, env=None):
+    e = dict(os.environ, THORIN_HISTORY=os.devnull)
+    e.update(env or {})
+    p = subprocess.run([thorin, *args], input=text.encode(), stdout=subprocess.PIPE,
+                       stderr=subprocess.STDOUT, env=e, timeout=120)
+    return p.stdout.decode()
+
+
+def compiled(out):
+    """Names listed by :jit, in order, per :jit call (separated by a marker)."""
+    return [re.findall(r"^(\S+)\s+\d+ calls\s+compiled in [\d.]+ ms$", part, re.M)
+            for part in out.split("--mark--")]
+
+
+def expect(cond, what, out):
+    if not cond:
+        print(f"FAILED: {what}\n--- output ---\n{out}")
+        sys.exit(1)
+
+
+def main():
+    thorin = os.path.abspath(sys.argv[1])
+
+    # Tier-up at the threshold, cross-tier calls, invalidation of dependents.
+    out = repl(thorin, """sq : I64 → I64 = λ n. n * n
+quad : I64 → I64 = λ n. sq (sq n)
+:eval quad 3
+:eval quad 3
+:eval sq 2
+:jit
+:eval "--mark--"
+sq : I64 → I64 = λ n. n + n
+:jit
+:eval "--mark--"
+:eval sq 5
+:eval quad 3
+""")
+    lines = [l for l in out.splitlines() if l and not l.startswith('"')]
+    expect(lines[:3] == ["81", "81", "4"], "results before redefinition", out)
+    parts = compiled(out)
+    expect(set(parts[0]) == {"sq", "quad"}, "sq and quad are compiled after two calls", out)
+    expect(parts[1] == [], "redefining sq drops sq's and quad's code", out)
+    expect(lines[-2:] == ["10", "81"], "the new sq is used; the old quad keeps the old sq", out)
+
+    # :llvm shows the worker of a first-order function: native arithmetic.
+    out = repl(thorin, """fib : I64 → I64 = λ n. if n < 2 then n else fib (n - 1) + fib (n - 2)
+:eval fib 10
+:eval fib 10
+:llvm fib
+:llvm nothing
+""")
+    expect("define i64 @" in out and "fib.w(i64" in out, ":llvm prints the IR with a worker", out)
+    expect("'nothing' is not defined" in out, ":llvm of an unknown name", out)
+
+    # Eager mode compiles at once; a missing LLVM module falls back with one warning.
+    out = repl(thorin, ":eval 1 + 1\n", "--jit=eager",
+               env={"THORIN_JIT_LIB": "/nonexistent/libthorin_llvm.so"})
+    expect(out.strip() == "2", "no compilation, no warning without definitions", out)
+    out = repl(thorin, "sq : I64 → I64 = λ n. n * n\n:eval sq 7\n:eval sq 8\n", "--jit=eager",
+               env={"THORIN_JIT_LIB": "/nonexistent/libthorin_llvm.so"})
+    warnings = [l for l in out.splitlines() if l.startswith("warning:")]
+    expect(len(warnings) == 1 and "stays interpreted" in warnings[0], "one fallback warning", out)
+    expect("49" in out and "64" in out, "results with the fallback", out)
+
+    # A run-time error inside compiled code is located; the session goes on.
+    out = repl(thorin, "f : I64 → I64 = λ n. if n == 0 then 1 / n else f (n - 1)\n"
+                       ":eval f 3\n:eval 5\n", "--jit=eager")
+    expect("<interactive>:1:39: error: division by zero" in out and out.strip().endswith("5"),
+           "division by zero in compiled code", out)
+
+    # Ctrl-C stops a compiled infinite loop and the prompt comes back.
+    p = subprocess.Popen([thorin, "--jit=eager"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                         stderr=subprocess.STDOUT, env=dict(os.environ, THORIN_HISTORY=os.devnull))
+    p.stdin.write("spin : I64 → I64 = λ n. spin (n + 1)\n:eval spin 0\n".encode())
+    p.stdin.flush()
+    time.sleep(2.0)
+    p.send_signal(signal.SIGINT)
+    time.sleep(0.5)
+    out, _ = p.communicate(b":eval 6 * 7\n", timeout=60)
+    out = out.decode()
+    expect("interrupted" in out and out.strip().endswith("42"), "Ctrl-C in compiled code", out)
+    print("ok")
+
+
+if __name__ == "__main__":
+    main()
