@@ -178,9 +178,48 @@ Val* vAppSpine(World& w, Val* f, Spine* sp, Spine* stop) {
   return vApps(w, vAppSpine(w, f, s, stop), args, icits, n);
 }
 
+// Is `id` a function whose parameters and result are builtin data (Nat, I64,
+// F64, Bool, String)? Then a call on literals can run on the runtime.
+static uint32_t closedArity(World& w, TopId id) {
+  TopEntry& e = w.tops[id];
+  if (e.closedCallable == 0) return 0;
+  auto builtinData = [&](Tm* t) {
+    Val* v = forceAll(w, eval(w, nullptr, t));
+    if (v->tag != VTag::Top || v->sp || !w.tops[v->n].axiom) return false;
+    const std::string& n = w.tops[v->n].axiom->name;
+    return n == "%core.Nat" || n == "%core.I64" || n == "%core.F64" || n == "%core.Bool" ||
+           n == "%core.String";
+  };
+  uint32_t arity = 0;
+  Tm* ty = e.type;
+  bool ok = e.def != nullptr && !e.axiom;
+  for (; ok && ty->tag == TTag::Pi; ty = ty->b, ++arity)
+    ok = ty->icit == Icit::Expl && !dependsOnVar0(ty->b) && builtinData(ty->a);
+  ok = ok && arity > 0 && builtinData(ty);
+  e.closedCallable = ok ? 1 : 0;
+  return ok ? arity : 0;
+}
+
+static Val* tryClosedCall(World& w, Val* v) {
+  uint32_t arity = closedArity(w, v->n);
+  if (!arity || v->sp->len != arity) return nullptr;
+  Val* args[8];
+  if (arity > 8) return nullptr;
+  uint32_t i = arity;
+  for (Spine* s = v->sp; s; s = s->prev) {
+    if (s->kind != Elim::App) return nullptr;
+    Val* a = forceAll(w, s->arg);
+    if (a->tag != VTag::Lit) return nullptr;
+    args[--i] = a;
+  }
+  return w.closedCall(w, v->n, args, arity, w.closedCallCtx);
+}
+
 Val* unfold(World& w, Val* v) {
   if (v->tag == VTag::Top) {
     if (v->axiom) return normalizeAxiom(w, v); // an argument may have been solved since
+    if (w.closedCall && v->sp && w.tops[v->n].closedCallable != 0)
+      if (Val* r = tryClosedCall(w, v)) return r;
     if (Val* p = v->b) {
       Val* base = forceAll(w, p);
       return base == p ? nullptr : vAppSpine(w, base, v->sp, p->sp);

@@ -24,6 +24,8 @@ public:
   virtual std::string run(World& w, Tm* t, Val* ty, Span where) = 0;
   /// The definition `id` was shadowed by a new one: drop its compiled code.
   virtual void invalidate(World& w, TopId id) = 0;
+  /// A new world: install the runtime's hooks (World::closedCall).
+  virtual void attach(World& w) = 0;
 };
 
 struct Options {
@@ -43,7 +45,9 @@ std::string formatSeconds(double s);
 class TopLevel {
 public:
   TopLevel(World& w, std::ostream& out, std::ostream& err, const Options& opts)
-      : w_(w), out_(out), err_(err), opts_(opts) {}
+      : w_(w), out_(out), err_(err), opts_(opts) {
+    if (opts.runner) opts.runner->attach(w);
+  }
 
   /// Loads a file and its imports into the world, stopping at the first error
   /// (printed). `from` is the span of the `.import` that asked for it.

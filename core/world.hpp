@@ -23,6 +23,7 @@ struct TopEntry {
   const struct AxiomDef* axiom = nullptr; // `.ax %plugin.name`: bound to plugin code
   int32_t alias = -1; // an axiom: the definition `Nat = %core.Nat` naming it, for printing
   uint64_t stamp = 0; // unique per (entry, definition): ids are reused after a rollback
+  int8_t closedCallable = -1; // a function on builtin data (see World::closedCall); -1: unknown
   // Values cached for the current scratch epoch.
   uint32_t epoch = 0;
   Val* tyVal = nullptr;
@@ -131,6 +132,11 @@ public:
   Tm* metaTypeTm(MetaId m);
   /// Builds a meta's closed type from its context (set by the elaborator).
   Tm* (*closeMetaType)(World& w, MetaId m) = nullptr;
+  /// Computes a closed call of a function on builtin data (all arguments
+  /// literals) with the runtime — compiled code once it is hot — instead of
+  /// unfolding it step by step. Returns a literal, or nullptr to unfold.
+  Val* (*closedCall)(World& w, TopId id, Val* const* args, uint32_t n, void* ctx) = nullptr;
+  void* closedCallCtx = nullptr;
   Val* var(Lvl l);
 
 private:

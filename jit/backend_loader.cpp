@@ -3,6 +3,7 @@
 #include <dlfcn.h>
 
 #include <cstdlib>
+#include <filesystem>
 #include <fmt/format.h>
 #include <ostream>
 
@@ -36,13 +37,21 @@ private:
     if (real_) return true;
     if (tried_) return false;
     tried_ = true;
-    const char* path = std::getenv("THORIN_JIT_LIB");
-    if (!path || !*path) path = THORIN_JIT_LIB;
-    if (!*path) {
+    // THORIN_JIT_LIB, else next to the executable, else where it was built.
+    std::string path;
+    if (const char* p = std::getenv("THORIN_JIT_LIB"); p && *p) {
+      path = p;
+    } else {
+      std::error_code ec;
+      auto exe = std::filesystem::read_symlink("/proc/self/exe", ec);
+      auto beside = exe.parent_path() / "libthorin_llvm.so";
+      path = !ec && std::filesystem::exists(beside, ec) ? beside.string() : THORIN_JIT_LIB;
+    }
+    if (path.empty()) {
       error_ = "this thorin was built without LLVM";
       return false;
     }
-    void* h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    void* h = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
     if (!h) {
       error_ = dlerror();
       return false;

@@ -59,6 +59,9 @@ public:
 
   std::string run(World& w, Tm* t, Val* ty, Span where) override;
   void invalidate(World& w, TopId id) override;
+  void attach(World& w) override;
+  /// World::closedCall: a call of a function on builtin data, on literals.
+  Val* closedCall(World& w, TopId id, Val* const* args, uint32_t n);
 
   World& world() { return *w_; }
   Arena& arena() { return arena_; }
@@ -84,6 +87,8 @@ public:
 
 private:
   std::string show(V v, Val* ty);
+  void useWorld(World& w);
+  bool running_ = false; // a run is under way (its heap must not be reset)
   World* w_ = nullptr;
   Arena arena_{1 << 16}; // erased terms
 };
