@@ -47,11 +47,18 @@ static Val* normalizeAxiom(World& w, Val* v) {
   Val* args[kMax];
   if (ax->arity > kMax) return nullptr;
   uint32_t i = ax->arity;
+  bool final = true; // no argument can change any more (then neither can the result)
   for (Spine* s = v->sp; s; s = s->prev) {
     if (s->kind != Elim::App) return nullptr;
-    args[--i] = forceAll(w, s->arg);
+    Val* a = forceAll(w, s->arg);
+    final &= a->tag != VTag::Flex && !(a->tag == VTag::Top && a->axiom == 1);
+    args[--i] = a;
   }
-  return ax->norm(w, args);
+  Val* r = ax->norm(w, args);
+  // Stuck for good: do not run the normalizer again (forcing a term that uses
+  // this value twice per level would otherwise take exponential time).
+  if (!r && final) v->axiom = 2;
+  return r;
 }
 
 static Val* axiomApp(World& w, Val* v) {
@@ -217,7 +224,8 @@ static Val* tryClosedCall(World& w, Val* v) {
 
 Val* unfold(World& w, Val* v) {
   if (v->tag == VTag::Top) {
-    if (v->axiom) return normalizeAxiom(w, v); // an argument may have been solved since
+    if (v->axiom) // an argument may have been solved since (2: stuck for good)
+      return v->axiom == 1 ? normalizeAxiom(w, v) : nullptr;
     if (w.closedCall && v->sp && w.tops[v->n].closedCallable != 0)
       if (Val* r = tryClosedCall(w, v)) return r;
     if (Val* p = v->b) {

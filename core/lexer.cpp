@@ -194,14 +194,17 @@ Token Lexer::lex() {
   if (c >= '0' && c <= '9') {
     while (pos_ < text_.size() && text_[pos_] >= '0' && text_[pos_] <= '9')
       ++pos_;
-    if (!afterDot_ && pos_ + 1 < text_.size() && text_[pos_] == '.' && text_[pos_ + 1] >= '0' &&
+    // `t.1.2` are projections (the number touches a projection's dot); in
+    // `λ x. 1.5` the dot ends the binders and 1.5 is a number.
+    bool projection = afterDot_ && b > 0 && text_[b - 1] == '.';
+    if (!projection && pos_ + 1 < text_.size() && text_[pos_] == '.' && text_[pos_ + 1] >= '0' &&
         text_[pos_ + 1] <= '9') {
       ++pos_;
       while (pos_ < text_.size() && text_[pos_] >= '0' && text_[pos_] <= '9')
         ++pos_;
     }
     // An exponent: 1e9, 2.5E-3.
-    if (!afterDot_ && pos_ < text_.size() && (text_[pos_] == 'e' || text_[pos_] == 'E')) {
+    if (!projection && pos_ < text_.size() && (text_[pos_] == 'e' || text_[pos_] == 'E')) {
       uint32_t p = pos_ + 1;
       if (p < text_.size() && (text_[p] == '-' || text_[p] == '+')) ++p;
       if (p < text_.size() && text_[p] >= '0' && text_[p] <= '9') {

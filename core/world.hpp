@@ -16,8 +16,8 @@ namespace thorin {
 
 struct TopEntry {
   Name name;
-  Tm* type;
-  Tm* def; // nullptr for a postulate
+  Tm* type = nullptr;
+  Tm* def = nullptr; // nullptr for a postulate
   Span span;
   bool prelude = false;
   const struct AxiomDef* axiom = nullptr; // `.ax %plugin.name`: bound to plugin code

@@ -3,6 +3,8 @@
 #include "axiom.hpp"
 #include "literal.hpp"
 
+#include <functional>
+
 namespace thorin::rt {
 
 ETm* Eraser::mk(ETag t) {
@@ -46,6 +48,93 @@ ETm* Eraser::head(Tm* h, uint32_t span, std::vector<ETm*>& args) {
   return e;
 }
 
+// Renames the variables of `t` that are free at `depth`: free index i
+// becomes f(i).
+ETm* Eraser::mapVars(ETm* t, uint32_t depth, const std::function<uint32_t(uint32_t)>& f) {
+  ETm* c = out_.make<ETm>(*t);
+  auto rec = [&](ETm* s, uint32_t d) { return mapVars(s, d, f); };
+  switch (t->tag) {
+  case ETag::Var:
+    if (t->n >= depth) c->n = depth + f(t->n - depth);
+    break;
+  case ETag::Lam: c->a = rec(t->a, depth + t->n); break;
+  case ETag::Let:
+    c->a = rec(t->a, depth);
+    c->b = rec(t->b, depth + 1);
+    break;
+  case ETag::App: c->a = rec(t->a, depth); [[fallthrough]];
+  case ETag::Prim:
+  case ETag::PrimPap:
+  case ETag::Arr:
+    c->args = out_.array<ETm*>(t->n);
+    for (uint32_t i = 0; i < t->n; ++i)
+      c->args[i] = rec(t->args[i], depth);
+    break;
+  case ETag::If: c->c = rec(t->c, depth); [[fallthrough]];
+  case ETag::Pair: c->b = rec(t->b, depth); [[fallthrough]];
+  case ETag::Proj1:
+  case ETag::Proj2: c->a = rec(t->a, depth); break;
+  default: break;
+  }
+  return c;
+}
+
+static void freeVars(const ETm* t, uint32_t depth, std::vector<bool>& used) {
+  auto rec = [&](const ETm* s, uint32_t d) { freeVars(s, d, used); };
+  switch (t->tag) {
+  case ETag::Var:
+    if (t->n >= depth && t->n - depth < used.size()) used[t->n - depth] = true;
+    break;
+  case ETag::Lam: rec(t->a, depth + t->n); break;
+  case ETag::Let:
+    rec(t->a, depth);
+    rec(t->b, depth + 1);
+    break;
+  case ETag::App: rec(t->a, depth); [[fallthrough]];
+  case ETag::Prim:
+  case ETag::PrimPap:
+  case ETag::Arr:
+    for (uint32_t i = 0; i < t->n; ++i)
+      rec(t->args[i], depth);
+    break;
+  case ETag::If: rec(t->c, depth); [[fallthrough]];
+  case ETag::Pair: rec(t->b, depth); [[fallthrough]];
+  case ETag::Proj1:
+  case ETag::Proj2: rec(t->a, depth); break;
+  default: break;
+  }
+}
+
+// `(λ x₁…x_k. b) a₁…a_n` at erasure time: `let xᵢ = aᵢ; … b` (lets only for
+// the xᵢ that b uses) applied to the rest. Solved metas applied to their
+// context — every implicit argument — would otherwise build and call a
+// closure at each use.
+ETm* Eraser::beta(ETm* f, std::vector<ETm*>& args) {
+  uint32_t k = f->n;
+  std::vector<bool> usedIx(k, false); // by de Bruijn index in the body
+  freeVars(f->a, 0, usedIx);
+  auto used = [&](uint32_t j) { return usedIx[k - 1 - j]; }; // by parameter position
+  std::vector<uint32_t> keptBefore(k + 1, 0);
+  for (uint32_t j = 0; j < k; ++j)
+    keptBefore[j + 1] = keptBefore[j] + (used(j) ? 1 : 0);
+  uint32_t kept = keptBefore[k];
+  ETm* body = mapVars(f->a, 0, [&](uint32_t i) -> uint32_t {
+    if (i >= k) return i - k + kept; // outside the λ: now under the kept lets
+    uint32_t j = k - 1 - i;          // the parameter's position
+    return kept - 1 - keptBefore[j];
+  });
+  for (uint32_t j = k; j-- > 0;) {
+    if (!used(j)) continue;
+    ETm* l = mk(ETag::Let);
+    uint32_t by = keptBefore[j]; // evaluated under the lets before it
+    l->a = by ? mapVars(args[j], 0, [by](uint32_t i) { return i + by; }) : args[j];
+    l->b = body;
+    body = l;
+  }
+  args.erase(args.begin(), args.begin() + k);
+  return body;
+}
+
 ETm* Eraser::eraseApp(Tm* t) {
   std::vector<Tm*> apps;
   Tm* h = t;
@@ -59,6 +148,8 @@ ETm* Eraser::eraseApp(Tm* t) {
   for (size_t i = apps.size(); i-- > 0;)
     args.push_back(erase(apps[i]->b));
   ETm* f = head(h, span, args);
+  while (f->tag == ETag::Lam && args.size() >= f->n)
+    f = beta(f, args);
   if (args.empty() || f->tag == ETag::Erased) return f;
   ETm* e = mk(ETag::App);
   e->a = f;
@@ -109,6 +200,8 @@ ETm* Eraser::erase(Tm* t) {
         args.push_back(v);
       }
     ETm* f = erase(s);
+    while (f->tag == ETag::Lam && args.size() >= f->n)
+      f = beta(f, args);
     if (args.empty()) return f;
     ETm* e = mk(ETag::App);
     e->a = f;

@@ -3,6 +3,7 @@
 // saturated applications of axioms become primitive calls; curried λs and
 // applications are grouped so that `f a b` is one call of a binary function.
 #pragma once
+#include <functional>
 #include <vector>
 
 #include "arena.hpp"
@@ -41,6 +42,8 @@ private:
   ETm* mk(ETag t);
   ETm* eraseApp(Tm* t);
   ETm* head(Tm* h, uint32_t span, std::vector<ETm*>& args);
+  ETm* mapVars(ETm* t, uint32_t depth, const std::function<uint32_t(uint32_t)>& f);
+  ETm* beta(ETm* f, std::vector<ETm*>& args);
   World& w_;
   Arena& out_;
 };

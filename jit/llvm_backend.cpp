@@ -96,8 +96,11 @@ struct Helpers {
 };
 
 /// Does a term only use machine-typed operations? Computes its machine type.
+/// A worker: the function with machine-typed parameters and result unboxed
+/// (the others stay words). `pure`: all of them are machine-typed.
 struct WorkerInfo {
   bool ok = false;
+  bool pure = false;
   std::vector<MType> params;
   MType result = MType::None;
 };
@@ -191,19 +194,23 @@ WorkerInfo LlvmBackend::workerInfo(Runtime& rt, TopId id) {
   Global& g = rt.erased(id);
   Val* ty = forceAll(w, w.topType(id));
   std::vector<MType> ps;
-  bool ok = true;
+  bool anyMachine = false;
   while (ty->tag == VTag::Pi) {
-    if (ty->icit != Icit::Expl || dependsOnVar0(ty->body)) ok = false;
     MType m = machineType(w, ty->a);
-    if (m == MType::None) ok = false;
+    anyMachine |= m != MType::None;
     ps.push_back(m);
+    // (A dependent codomain is instantiated with an unknown: only its head matters.)
     ty = forceAll(w, apply(w, ty, vUnused()));
   }
   MType r = machineType(w, ty);
-  if (ok && r != MType::None && !ps.empty() && g.body && g.arity == ps.size()) {
+  anyMachine |= r != MType::None;
+  if (anyMachine && !ps.empty() && g.body && g.arity == ps.size()) {
     info.ok = true;
     info.params = ps;
     info.result = r;
+    info.pure = r != MType::None;
+    for (MType m : ps)
+      info.pure &= m != MType::None;
   }
   workerCache_[id] = info;
   return info;
@@ -294,7 +301,11 @@ void ModuleCompiler::emitPoll(IRBuilder<>& b) {
   b.SetInsertPoint(cont);
 }
 
-// Compiles one function body: either machine-typed (worker) or on words.
+// Compiles one function body. Values are typed: a machine type (I64 as i64,
+// F64 as double, Bool as i1) where the type is known to be one — worker
+// parameters, literals, results of machine primitives and of other workers —
+// and a word otherwise. Conversions (box/unbox) happen only where a typed
+// value meets an untyped use.
 class FnCompiler {
 public:
   FnCompiler(ModuleCompiler& mc, Function* f) : mc_(mc), f_(f), b_(mc.ctx_) {
@@ -303,95 +314,19 @@ public:
   IRBuilder<>& builder() { return b_; }
   struct Unsupported {};
 
-  // Machine-typed code ------------------------------------------------------
-  struct MV {
+  struct TV {
     Value* v;
-    MType t;
+    MType t; // None: a word
   };
+
+  /// A worker: parameters and result as `wi` says.
   void worker(ETm* lam, const WorkerInfo& wi) {
     mc_.emitPoll(b_);
     for (uint32_t i = 0; i < wi.params.size(); ++i)
-      menv_.push_back({f_->getArg(i), wi.params[i]});
-    MV r = mexpr(lam->a);
-    b_.CreateRet(r.v);
+      env_.push_back({f_->getArg(i), wi.params[i]});
+    b_.CreateRet(as(gen(lam->a), wi.result));
   }
 
-  MV mexpr(ETm* t) {
-    switch (t->tag) {
-    case ETag::Var: return menv_[menv_.size() - 1 - t->n];
-    case ETag::Lit:
-      switch (LitKind(t->n)) {
-      case LitKind::I64: return {b_.getInt64(t->bits), MType::I64};
-      case LitKind::Bool: return {b_.getInt1(t->bits != 0), MType::Bool};
-      case LitKind::F64: {
-        double d;
-        std::memcpy(&d, &t->bits, sizeof d);
-        return {ConstantFP::get(mc_.f64_, d), MType::F64};
-      }
-      default: throw Unsupported{};
-      }
-    case ETag::Let: {
-      menv_.push_back(mexpr(t->a));
-      MV r = mexpr(t->b);
-      menv_.pop_back();
-      return r;
-    }
-    case ETag::If: {
-      MV c = mexpr(t->a);
-      if (c.t != MType::Bool) throw Unsupported{};
-      BasicBlock* tb = BasicBlock::Create(mc_.ctx_, "then", f_);
-      BasicBlock* eb = BasicBlock::Create(mc_.ctx_, "else", f_);
-      BasicBlock* jb = BasicBlock::Create(mc_.ctx_, "join", f_);
-      b_.CreateCondBr(c.v, tb, eb);
-      b_.SetInsertPoint(tb);
-      MV x = mexpr(t->b);
-      BasicBlock* tEnd = b_.GetInsertBlock();
-      b_.CreateBr(jb);
-      b_.SetInsertPoint(eb);
-      MV y = mexpr(t->c);
-      BasicBlock* eEnd = b_.GetInsertBlock();
-      b_.CreateBr(jb);
-      if (x.t != y.t) throw Unsupported{};
-      b_.SetInsertPoint(jb);
-      PHINode* phi = b_.CreatePHI(x.v->getType(), 2);
-      phi->addIncoming(x.v, tEnd);
-      phi->addIncoming(y.v, eEnd);
-      return {phi, x.t};
-    }
-    case ETag::Prim: {
-      const Prim& p = primById(t->prim);
-      if (p.result == MType::None) throw Unsupported{};
-      std::vector<Value*> args;
-      for (uint32_t i = 0; i < t->n; ++i) {
-        MV a = mexpr(t->args[i]);
-        if (a.t != p.args[i]) throw Unsupported{};
-        args.push_back(a.v);
-      }
-      Lowering low = findLowering(p.axiom);
-      if (!low) throw Unsupported{};
-      LowerCx cx{b_, mc_.h_.fail, t->span};
-      return {low(cx, args), p.result};
-    }
-    case ETag::App: {
-      if (t->a->tag != ETag::Global) throw Unsupported{};
-      TopId g = t->a->n;
-      WorkerInfo wi = mc_.be_.workerInfo(mc_.rt_, g);
-      if (!wi.ok || wi.params.size() != t->n) throw Unsupported{};
-      std::vector<Value*> args;
-      for (uint32_t i = 0; i < t->n; ++i) {
-        MV a = mexpr(t->args[i]);
-        if (a.t != wi.params[i]) throw Unsupported{};
-        args.push_back(a.v);
-      }
-      Function* callee = mc_.worker(g);
-      if (!callee) throw Unsupported{};
-      return {b_.CreateCall(callee, args), wi.result};
-    }
-    default: throw Unsupported{};
-    }
-  }
-
-  // Code on words -------------------------------------------------------------
   /// A uniform function: `args` are the λ's parameters, `self->free` its captures.
   void uniform(ETm* body, uint32_t arity, const std::vector<uint32_t>& captures) {
     mc_.emitPoll(b_);
@@ -400,14 +335,22 @@ public:
     // Environment, oldest first: captured variables, then parameters.
     for (uint32_t j = 0; j < captures.size(); ++j) {
       Value* p = b_.CreateConstGEP1_64(mc_.i64_, self, 3 + j); // Closure::free[j]
-      env_.push_back(b_.CreateLoad(mc_.i64_, p));
+      env_.push_back({b_.CreateLoad(mc_.i64_, p), MType::None});
     }
     for (uint32_t i = 0; i < arity; ++i)
-      env_.push_back(b_.CreateLoad(mc_.i64_, b_.CreateConstGEP1_64(mc_.i64_, args, i)));
-    b_.CreateRet(expr(body));
+      env_.push_back(
+          {b_.CreateLoad(mc_.i64_, b_.CreateConstGEP1_64(mc_.i64_, args, i)), MType::None});
+    b_.CreateRet(word(gen(body)));
   }
 
-  Value* word(uint64_t w) { return b_.getInt64(w); }
+  Value* wordConst(uint64_t w) { return b_.getInt64(w); }
+  Value* word(TV x) { return box(x.v, x.t); }
+  Value* as(TV x, MType m) {
+    if (x.t == m) return x.v;
+    if (m == MType::None) return box(x.v, x.t);
+    if (x.t == MType::None) return unbox(x.v, m);
+    throw Unsupported{}; // two different machine types: ill-typed after erasure
+  }
 
   Value* argArray(const std::vector<Value*>& vs) {
     // Allocas in the entry block, so that loops do not grow the stack.
@@ -418,118 +361,154 @@ public:
     return arr;
   }
 
-  Value* expr(ETm* t) {
+  std::vector<Value*> words(ETm* t) {
+    std::vector<Value*> args;
+    for (uint32_t i = 0; i < t->n; ++i)
+      args.push_back(word(gen(t->args[i])));
+    return args;
+  }
+
+  TV gen(ETm* t) {
     switch (t->tag) {
     case ETag::Var: return env_[env_.size() - 1 - t->n];
-    case ETag::Global: return b_.CreateCall(mc_.h_.global, {b_.getInt32(t->n)});
-    case ETag::Erased: return word(erased());
-    case ETag::Lit:
-      switch (LitKind(t->n)) {
-      case LitKind::Bool:
-      case LitKind::Idx: return word(imm(int64_t(t->bits)));
-      case LitKind::Unit: return word(imm(0));
-      case LitKind::Nat:
-        if (t->bits < (uint64_t(1) << 62)) return word(imm(int64_t(t->bits)));
-        break;
-      case LitKind::I64:
-        if (fitsImm(int64_t(t->bits))) return word(imm(int64_t(t->bits)));
-        break;
-      default: break;
-      }
-      return b_.CreateCall(mc_.h_.lit, {ptrConst(t)});
-    case ETag::Lam: return lambda(t);
-    case ETag::App: {
-      std::vector<Value*> args;
-      for (uint32_t i = 0; i < t->n; ++i)
-        args.push_back(expr(t->args[i]));
-      if (t->a->tag == ETag::Global) {
-        TopId g = t->a->n;
-        Global& gl = mc_.rt_.erased(g);
-        if (gl.arity == t->n && gl.arity > 0) {
-          Value* arr = argArray(args);
-          if (Function* e = mc_.entry(g)) {
-            mc_.uses.insert(g);
-            return b_.CreateCall(e, {ConstantPointerNull::get(cast<PointerType>(mc_.ptr_)), arr});
-          }
-          return b_.CreateCall(mc_.h_.callGlobal, {b_.getInt32(g), arr});
-        }
-      }
-      Value* f = expr(t->a);
-      return b_.CreateCall(mc_.h_.apply, {f, b_.getInt32(t->n), argArray(args)});
-    }
-    case ETag::Prim: {
-      const Prim& p = primById(t->prim);
-      std::vector<Value*> args;
-      for (uint32_t i = 0; i < t->n; ++i)
-        args.push_back(expr(t->args[i]));
-      // Machine-typed primitives on words: unbox, lower inline, box.
-      if (p.result != MType::None)
-        if (Lowering low = findLowering(p.axiom)) {
-          std::vector<Value*> ms;
-          for (uint32_t i = 0; i < t->n; ++i)
-            ms.push_back(unbox(args[i], p.args[i]));
-          LowerCx cx{b_, mc_.h_.fail, t->span};
-          return box(low(cx, ms), p.result);
-        }
-      FunctionType* ft = FunctionType::get(mc_.i64_, {mc_.ptr_, b_.getInt32Ty()}, false);
-      Value* fn = b_.CreateIntToPtr(b_.getInt64(reinterpret_cast<uint64_t>(p.fn)), mc_.ptr_);
-      return b_.CreateCall(ft, fn, {argArray(args), b_.getInt32(t->span)});
-    }
+    case ETag::Global: return {b_.CreateCall(mc_.h_.global, {b_.getInt32(t->n)}), MType::None};
+    case ETag::Erased: return {wordConst(erased()), MType::None};
+    case ETag::Lit: return literal(t);
+    case ETag::Lam: return {lambda(t), MType::None};
+    case ETag::App: return app(t);
+    case ETag::Prim: return prim(t);
     case ETag::PrimPap: {
-      std::vector<Value*> args;
-      for (uint32_t i = 0; i < t->n; ++i)
-        args.push_back(expr(t->args[i]));
-      return b_.CreateCall(mc_.h_.primPap, {b_.getInt32(t->prim), b_.getInt32(t->span),
-                                            b_.getInt32(t->n), argArray(args)});
+      Value* arr = argArray(words(t));
+      return {b_.CreateCall(mc_.h_.primPap,
+                            {b_.getInt32(t->prim), b_.getInt32(t->span), b_.getInt32(t->n), arr}),
+              MType::None};
     }
     case ETag::Let: {
-      env_.push_back(expr(t->a));
-      Value* r = expr(t->b);
+      env_.push_back(gen(t->a));
+      TV r = gen(t->b);
       env_.pop_back();
       return r;
     }
-    case ETag::If: {
-      Value* c = b_.CreateICmpNE(expr(t->a), word(imm(0)));
-      BasicBlock* tb = BasicBlock::Create(mc_.ctx_, "then", f_);
-      BasicBlock* eb = BasicBlock::Create(mc_.ctx_, "else", f_);
-      BasicBlock* jb = BasicBlock::Create(mc_.ctx_, "join", f_);
-      b_.CreateCondBr(c, tb, eb);
-      b_.SetInsertPoint(tb);
-      Value* x = expr(t->b);
-      BasicBlock* tEnd = b_.GetInsertBlock();
-      b_.CreateBr(jb);
-      b_.SetInsertPoint(eb);
-      Value* y = expr(t->c);
-      BasicBlock* eEnd = b_.GetInsertBlock();
-      b_.CreateBr(jb);
-      b_.SetInsertPoint(jb);
-      PHINode* phi = b_.CreatePHI(mc_.i64_, 2);
-      phi->addIncoming(x, tEnd);
-      phi->addIncoming(y, eEnd);
-      return phi;
-    }
+    case ETag::If: return cond(t);
     case ETag::Pair: {
-      Value* a = expr(t->a);
-      return b_.CreateCall(mc_.h_.pair, {a, expr(t->b)});
+      Value* a = word(gen(t->a));
+      return {b_.CreateCall(mc_.h_.pair, {a, word(gen(t->b))}), MType::None};
     }
     case ETag::Proj1:
     case ETag::Proj2: {
-      Value* p = b_.CreateIntToPtr(expr(t->a), mc_.ptr_);
-      return b_.CreateLoad(mc_.i64_,
-                           b_.CreateConstGEP1_64(mc_.i64_, p, t->tag == ETag::Proj1 ? 1 : 2));
+      Value* p = b_.CreateIntToPtr(word(gen(t->a)), mc_.ptr_);
+      return {b_.CreateLoad(mc_.i64_,
+                            b_.CreateConstGEP1_64(mc_.i64_, p, t->tag == ETag::Proj1 ? 1 : 2)),
+              MType::None};
     }
     case ETag::Arr: {
-      std::vector<Value*> es;
-      for (uint32_t i = 0; i < t->n; ++i)
-        es.push_back(expr(t->args[i]));
+      std::vector<Value*> es = words(t);
       Value* a = b_.CreateCall(mc_.h_.arr, {b_.getInt32(t->n)});
       Value* p = b_.CreateIntToPtr(a, mc_.ptr_);
       for (uint32_t i = 0; i < t->n; ++i)
         b_.CreateStore(es[i], b_.CreateConstGEP1_64(mc_.i64_, p, 1 + i));
-      return a;
+      return {a, MType::None};
     }
     }
     throw Unsupported{};
+  }
+
+  TV literal(ETm* t) {
+    switch (LitKind(t->n)) {
+    case LitKind::I64: return {b_.getInt64(t->bits), MType::I64};
+    case LitKind::Bool: return {b_.getInt1(t->bits != 0), MType::Bool};
+    case LitKind::F64: {
+      double d;
+      std::memcpy(&d, &t->bits, sizeof d);
+      return {ConstantFP::get(mc_.f64_, d), MType::F64};
+    }
+    case LitKind::Idx: return {wordConst(imm(int64_t(t->bits))), MType::None};
+    case LitKind::Unit: return {wordConst(imm(0)), MType::None};
+    case LitKind::Nat:
+      if (t->bits < (uint64_t(1) << 62)) return {wordConst(imm(int64_t(t->bits))), MType::None};
+      break;
+    default: break;
+    }
+    return {b_.CreateCall(mc_.h_.lit, {ptrConst(t)}), MType::None};
+  }
+
+  TV app(ETm* t) {
+    if (t->a->tag == ETag::Global) {
+      TopId g = t->a->n;
+      Global& gl = mc_.rt_.erased(g);
+      if (gl.arity == t->n && gl.arity > 0) {
+        if (Function* wf = mc_.worker(g)) { // direct call of a worker
+          WorkerInfo wi = mc_.be_.workerInfo(mc_.rt_, g);
+          std::vector<Value*> args;
+          for (uint32_t i = 0; i < t->n; ++i)
+            args.push_back(as(gen(t->args[i]), wi.params[i]));
+          return {b_.CreateCall(wf, args), wi.result};
+        }
+        Value* arr = argArray(words(t));
+        if (Function* e = mc_.entry(g))
+          return {b_.CreateCall(e, {ConstantPointerNull::get(cast<PointerType>(mc_.ptr_)), arr}),
+                  MType::None};
+        return {b_.CreateCall(mc_.h_.callGlobal, {b_.getInt32(g), arr}), MType::None};
+      }
+    }
+    Value* f = word(gen(t->a));
+    Value* arr = argArray(words(t));
+    return {b_.CreateCall(mc_.h_.apply, {f, b_.getInt32(t->n), arr}), MType::None};
+  }
+
+  TV prim(ETm* t) {
+    const Prim& p = primById(t->prim);
+    if (p.result != MType::None)
+      if (Lowering low = findLowering(p.axiom)) { // machine-typed: inline
+        std::vector<Value*> ms;
+        for (uint32_t i = 0; i < t->n; ++i)
+          ms.push_back(as(gen(t->args[i]), p.args[i]));
+        LowerCx cx{b_, mc_.h_.fail, t->span};
+        return {low(cx, ms), p.result};
+      }
+    std::vector<Value*> args = words(t);
+    if (WordLowering wl = findWordLowering(p.axiom)) { // a fast path on words
+      PrimFn fnp = p.fn;
+      uint32_t span = t->span;
+      WordCx cx{b_, mc_.h_.fail, span, [this, fnp, span](const std::vector<Value*>& as) -> Value* {
+                  FunctionType* ft = FunctionType::get(mc_.i64_, {mc_.ptr_, b_.getInt32Ty()}, false);
+                  Value* fn = b_.CreateIntToPtr(b_.getInt64(reinterpret_cast<uint64_t>(fnp)), mc_.ptr_);
+                  return b_.CreateCall(ft, fn, {argArray(as), b_.getInt32(span)});
+                }};
+      return {wl(cx, args), MType::None};
+    }
+    FunctionType* ft = FunctionType::get(mc_.i64_, {mc_.ptr_, b_.getInt32Ty()}, false);
+    Value* fn = b_.CreateIntToPtr(b_.getInt64(reinterpret_cast<uint64_t>(p.fn)), mc_.ptr_);
+    return {b_.CreateCall(ft, fn, {argArray(args), b_.getInt32(t->span)}), MType::None};
+  }
+
+  TV cond(ETm* t) {
+    Value* c = as(gen(t->a), MType::Bool);
+    BasicBlock* tb = BasicBlock::Create(mc_.ctx_, "then", f_);
+    BasicBlock* eb = BasicBlock::Create(mc_.ctx_, "else", f_);
+    BasicBlock* jb = BasicBlock::Create(mc_.ctx_, "join", f_);
+    b_.CreateCondBr(c, tb, eb);
+    b_.SetInsertPoint(tb);
+    TV x = gen(t->b);
+    BasicBlock* tEnd = b_.GetInsertBlock();
+    b_.SetInsertPoint(eb);
+    TV y = gen(t->c);
+    BasicBlock* eEnd = b_.GetInsertBlock();
+    // Both branches in one representation: their machine type, or words.
+    MType m = x.t == y.t ? x.t : MType::None;
+    b_.SetInsertPoint(tEnd);
+    Value* xv = as(x, m);
+    tEnd = b_.GetInsertBlock();
+    b_.CreateBr(jb);
+    b_.SetInsertPoint(eEnd);
+    Value* yv = as(y, m);
+    eEnd = b_.GetInsertBlock();
+    b_.CreateBr(jb);
+    b_.SetInsertPoint(jb);
+    PHINode* phi = b_.CreatePHI(xv->getType(), 2);
+    phi->addIncoming(xv, tEnd);
+    phi->addIncoming(yv, eEnd);
+    return {phi, m};
   }
 
   Value* ptrConst(const void* p) {
@@ -538,16 +517,19 @@ public:
 
   Value* unbox(Value* w, MType m) {
     switch (m) {
-    case MType::Bool: return b_.CreateICmpNE(w, word(imm(0)));
-    case MType::F64: return b_.CreateCall(mc_.h_.toF64, {w});
+    case MType::Bool: return b_.CreateICmpNE(w, wordConst(imm(0)));
+    case MType::F64: { // always boxed: load the bits
+      Value* p = b_.CreateIntToPtr(w, mc_.ptr_);
+      return b_.CreateLoad(mc_.f64_, b_.CreateConstGEP1_64(mc_.i64_, p, 1));
+    }
     case MType::I64: {
       // Immediates inline; boxed (63-bit overflowing) values through the runtime.
-      Value* isImm = b_.CreateICmpNE(b_.CreateAnd(w, 1), word(0));
+      Value* isImm = b_.CreateICmpNE(b_.CreateAnd(w, 1), wordConst(0));
       Value* fast = b_.CreateAShr(w, 1);
       BasicBlock* slowB = BasicBlock::Create(mc_.ctx_, "unbox.slow", f_);
       BasicBlock* join = BasicBlock::Create(mc_.ctx_, "unbox", f_);
       BasicBlock* here = b_.GetInsertBlock();
-      b_.CreateCondBr(isImm, join, slowB);
+      b_.CreateCondBr(isImm, join, slowB, MDBuilder(mc_.ctx_).createBranchWeights(1 << 20, 1));
       b_.SetInsertPoint(slowB);
       Value* slow = b_.CreateCall(mc_.h_.toI64, {w});
       b_.CreateBr(join);
@@ -563,9 +545,26 @@ public:
 
   Value* box(Value* v, MType m) {
     switch (m) {
-    case MType::Bool: return b_.CreateOr(b_.CreateShl(b_.CreateZExt(v, mc_.i64_), 1), word(1));
+    case MType::Bool: return b_.CreateOr(b_.CreateShl(b_.CreateZExt(v, mc_.i64_), 1), wordConst(1));
     case MType::F64: return b_.CreateCall(mc_.h_.ofF64, {v});
-    case MType::I64: return b_.CreateCall(mc_.h_.ofI64, {v});
+    case MType::I64: {
+      // Inline when it fits in 63 bits (the common case).
+      Value* sh = b_.CreateShl(v, 1);
+      Value* fits = b_.CreateICmpEQ(b_.CreateAShr(sh, 1), v);
+      BasicBlock* slowB = BasicBlock::Create(mc_.ctx_, "box.slow", f_);
+      BasicBlock* join = BasicBlock::Create(mc_.ctx_, "box", f_);
+      BasicBlock* here = b_.GetInsertBlock();
+      Value* fast = b_.CreateOr(sh, wordConst(1));
+      b_.CreateCondBr(fits, join, slowB, MDBuilder(mc_.ctx_).createBranchWeights(1 << 20, 1));
+      b_.SetInsertPoint(slowB);
+      Value* slow = b_.CreateCall(mc_.h_.ofI64, {v});
+      b_.CreateBr(join);
+      b_.SetInsertPoint(join);
+      PHINode* phi = b_.CreatePHI(mc_.i64_, 2);
+      phi->addIncoming(fast, here);
+      phi->addIncoming(slow, slowB);
+      return phi;
+    }
     default: return v;
     }
   }
@@ -583,10 +582,13 @@ public:
       FnCompiler inner(mc_, code);
       inner.uniform(body, t->n, caps);
     }
+    std::vector<Value*> captured;
+    for (uint32_t cap : caps)
+      captured.push_back(word(env_[env_.size() - 1 - cap]));
     Value* c = b_.CreateCall(mc_.h_.closure, {code, b_.getInt32(t->n), b_.getInt32(uint32_t(caps.size()))});
     Value* p = b_.CreateIntToPtr(c, mc_.ptr_);
     for (size_t j = 0; j < caps.size(); ++j)
-      b_.CreateStore(env_[env_.size() - 1 - caps[j]], b_.CreateConstGEP1_64(mc_.i64_, p, 3 + j));
+      b_.CreateStore(captured[j], b_.CreateConstGEP1_64(mc_.i64_, p, 3 + j));
     return c;
   }
 
@@ -660,8 +662,7 @@ private:
   ModuleCompiler& mc_;
   Function* f_;
   IRBuilder<> b_;
-  std::vector<MV> menv_;
-  std::vector<Value*> env_;
+  std::vector<TV> env_;
 };
 
 Function* ModuleCompiler::worker(TopId id) {
@@ -673,9 +674,13 @@ Function* ModuleCompiler::worker(TopId id) {
   for (MType m : wi.params)
     ps.push_back(llType(m));
   auto it = be_.compiled_.find(id);
+  (void)0;
   if (it != be_.compiled_.end() && it->second.workerName.empty())
     return nullptr; // compiled before, without a worker
   bool external = it != be_.compiled_.end();
+  // Callees that are not compiled yet get a private copy of their worker only
+  // when it is purely machine-typed (small, first-order: fib's callees).
+  if (!external && id != root && !wi.pure) return nullptr;
   // The root's worker is exported; callees compiled along get private copies.
   std::string name = external ? it->second.workerName
                      : id == root ? base(id) + ".w"
@@ -727,9 +732,9 @@ void ModuleCompiler::finish() {
       std::vector<Value*> args;
       for (uint32_t i = 0; i < wi.params.size(); ++i) {
         Value* a = b.CreateLoad(i64_, b.CreateConstGEP1_64(i64_, f->getArg(1), i));
-        args.push_back(fc.unbox(a, wi.params[i]));
+        args.push_back(fc.as({a, MType::None}, wi.params[i]));
       }
-      b.CreateRet(fc.box(b.CreateCall(w, args), wi.result));
+      b.CreateRet(fc.word({b.CreateCall(w, args), wi.result}));
     } else {
       fc.uniform(g.body->a, g.arity, {});
     }
@@ -864,11 +869,13 @@ Backend* makeLlvm(const JitOptions* o) { return new LlvmBackend(*o); }
 
 namespace thorin::plugins {
 void registerCoreLowerings();
-}
+void registerCoreWordLowerings();
+} // namespace thorin::plugins
 
 /// Entry point of the JIT module (dlopen'ed by jit/backend_loader.cpp).
 extern "C" thorin::rt::Backend* thorin_make_llvm_backend(const thorin::rt::JitOptions* o) {
   thorin::plugins::registerCoreLowerings();
+  thorin::plugins::registerCoreWordLowerings();
   return thorin::rt::makeLlvm(o);
 }
 

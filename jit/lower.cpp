@@ -17,4 +17,18 @@ Lowering findLowering(std::string_view axiom) {
   return it == table().end() ? nullptr : it->second;
 }
 
+static std::unordered_map<std::string, WordLowering>& wordTable() {
+  static std::unordered_map<std::string, WordLowering> t;
+  return t;
+}
+
+void registerWordLowering(std::string_view axiom, WordLowering l) {
+  wordTable()[std::string(axiom)] = l;
+}
+
+WordLowering findWordLowering(std::string_view axiom) {
+  auto it = wordTable().find(std::string(axiom));
+  return it == wordTable().end() ? nullptr : it->second;
+}
+
 } // namespace thorin::rt

@@ -1,6 +1,7 @@
 // LLVM lowerings of axioms for machine-typed code: a plugin registers, per
 // axiom name, how to emit it on unboxed operands (`%core.i64.add` → `add`).
 #pragma once
+#include <functional>
 #include <string_view>
 #include <vector>
 
@@ -17,5 +18,18 @@ using Lowering = llvm::Value* (*)(LowerCx& cx, const std::vector<llvm::Value*>& 
 
 void registerLowering(std::string_view axiom, Lowering l);
 Lowering findLowering(std::string_view axiom);
+
+/// A fast path on words (`Nat` additions of immediates, array indexing):
+/// `slow` calls the primitive's run-time implementation for the rest.
+struct WordCx {
+  llvm::IRBuilder<>& b;
+  llvm::FunctionCallee fail;
+  uint32_t span;
+  std::function<llvm::Value*(const std::vector<llvm::Value*>&)> slow;
+};
+using WordLowering = llvm::Value* (*)(WordCx& cx, const std::vector<llvm::Value*>& args);
+
+void registerWordLowering(std::string_view axiom, WordLowering l);
+WordLowering findWordLowering(std::string_view axiom);
 
 } // namespace thorin::rt

@@ -2,6 +2,7 @@
 // used by the JIT's unboxed workers. I64 wraps (no nsw); division checks
 // for zero (a located run-time error) and wraps INT64_MIN / -1.
 #include <llvm/IR/Intrinsics.h>
+#include <llvm/IR/MDBuilder.h>
 
 #include "core_plugin.hpp"
 #include "lower.hpp"
@@ -80,6 +81,108 @@ void registerCoreLowerings() {
   reg("%core.f64.ge", fcmp<P::FCMP_OGE>);
   reg("%core.f64.sqrt", fsqrt);
   reg("%core.conv.i64ToF64", i2f);
+}
+
+} // namespace thorin::plugins
+
+// Fast paths on words -------------------------------------------------------
+namespace thorin::plugins {
+namespace {
+
+using rt::WordCx;
+
+// if (cond) fast else slow(args), joined.
+template <class Fast> Value* fastOr(WordCx& c, Value* cond, const Args& args, Fast fast) {
+  IRBuilder<>& b = c.b;
+  Function* f = b.GetInsertBlock()->getParent();
+  BasicBlock* fb = BasicBlock::Create(b.getContext(), "fast", f);
+  BasicBlock* sb = BasicBlock::Create(b.getContext(), "slow", f);
+  BasicBlock* jb = BasicBlock::Create(b.getContext(), "joined", f);
+  b.CreateCondBr(cond, fb, sb, MDBuilder(b.getContext()).createBranchWeights(1 << 20, 1));
+  b.SetInsertPoint(fb);
+  Value* x = fast();
+  fb = b.GetInsertBlock();
+  b.CreateBr(jb);
+  b.SetInsertPoint(sb);
+  Value* y = c.slow(args);
+  sb = b.GetInsertBlock();
+  b.CreateBr(jb);
+  b.SetInsertPoint(jb);
+  PHINode* phi = b.CreatePHI(b.getInt64Ty(), 2);
+  phi->addIncoming(x, fb);
+  phi->addIncoming(y, sb);
+  return phi;
+}
+
+Value* bothImm(IRBuilder<>& b, Value* x, Value* y) {
+  return b.CreateICmpNE(b.CreateAnd(b.CreateAnd(x, y), b.getInt64(1)), b.getInt64(0));
+}
+
+// Nat immediates are 2k+1 with k < 2^62.
+Value* natAdd(WordCx& c, const Args& a) {
+  IRBuilder<>& b = c.b;
+  Value* sum = b.CreateSub(b.CreateAdd(a[0], a[1]), b.getInt64(1));
+  // Still small when the tagged sum is below 2^63 (k < 2^62).
+  Value* ok = b.CreateAnd(bothImm(b, a[0], a[1]), b.CreateICmpSGE(sum, b.getInt64(0)));
+  return fastOr(c, ok, a, [&] { return sum; });
+}
+Value* natSub(WordCx& c, const Args& a) {
+  IRBuilder<>& b = c.b;
+  return fastOr(c, bothImm(b, a[0], a[1]), a, [&] {
+    Value* d = b.CreateAdd(b.CreateSub(a[0], a[1]), b.getInt64(1));
+    return b.CreateSelect(b.CreateICmpUGE(a[0], a[1]), d, b.getInt64(1));
+  });
+}
+template <CmpInst::Predicate P> Value* natCmp(WordCx& c, const Args& a) {
+  IRBuilder<>& b = c.b;
+  return fastOr(c, bothImm(b, a[0], a[1]), a, [&] {
+    Value* r = b.CreateZExt(b.CreateICmp(P, a[0], a[1]), b.getInt64Ty());
+    return b.CreateOr(b.CreateShl(r, 1), b.getInt64(1));
+  });
+}
+Value* idxOf(WordCx& c, const Args& a) { // {n} k: k when k < n
+  IRBuilder<>& b = c.b;
+  Value* ok = b.CreateAnd(bothImm(b, a[0], a[1]), b.CreateICmpULT(a[1], a[0]));
+  return fastOr(c, ok, a, [&] { return a[1]; });
+}
+Value* idxToNat(WordCx&, const Args& a) { return a[1]; }
+Value* arrGet(WordCx& c, const Args& a) { // {A} {n} arr i
+  IRBuilder<>& b = c.b;
+  Value* p = b.CreateIntToPtr(a[2], b.getPtrTy());
+  Value* len = b.CreateZExt(b.CreateLoad(b.getInt32Ty(), b.CreateConstGEP1_64(b.getInt32Ty(), p, 1)),
+                            b.getInt64Ty());
+  Value* i = b.CreateLShr(a[3], 1);
+  Value* ok = b.CreateICmpULT(i, len);
+  return fastOr(c, ok, a, [&] {
+    return b.CreateLoad(b.getInt64Ty(),
+                        b.CreateGEP(b.getInt64Ty(), p, b.CreateAdd(i, b.getInt64(1))));
+  });
+}
+Value* arrLength(WordCx& c, const Args& a) {
+  IRBuilder<>& b = c.b;
+  Value* p = b.CreateIntToPtr(a[2], b.getPtrTy());
+  Value* len = b.CreateZExt(b.CreateLoad(b.getInt32Ty(), b.CreateConstGEP1_64(b.getInt32Ty(), p, 1)),
+                            b.getInt64Ty());
+  return b.CreateOr(b.CreateShl(len, 1), b.getInt64(1));
+}
+
+} // namespace
+
+void registerCoreWordLowerings() {
+  using P = CmpInst::Predicate;
+  auto reg = rt::registerWordLowering;
+  reg("%core.nat.add", natAdd);
+  reg("%core.nat.sub", natSub);
+  reg("%core.nat.eq", natCmp<P::ICMP_EQ>);
+  reg("%core.nat.ne", natCmp<P::ICMP_NE>);
+  reg("%core.nat.lt", natCmp<P::ICMP_ULT>);
+  reg("%core.nat.le", natCmp<P::ICMP_ULE>);
+  reg("%core.nat.gt", natCmp<P::ICMP_UGT>);
+  reg("%core.nat.ge", natCmp<P::ICMP_UGE>);
+  reg("%core.idx.of", idxOf);
+  reg("%core.idx.toNat", idxToNat);
+  reg("%core.arr.get", arrGet);
+  reg("%core.arr.length", arrLength);
 }
 
 } // namespace thorin::plugins

@@ -22,7 +22,8 @@ open:
   both sides of a comparison, `.eval`, the array of `get`, arguments that
   determine an implicit type argument). Bare `I64` literals, negative literals
   (`0 - 7`), `if`, unannotated lambdas, pairs and array literals appear only
-  in check mode; in infer mode an `I64` constant is `natToI64 7`.
+  in check mode; in infer mode an `I64` constant is `(0 - 7 : I64)` or
+  `natToI64 7`, and a pair is annotated or bound by a typed `let`.
 - `I64` division and remainder only by divisors that cannot be 0 or -1 (a
   literal, or `e % 7 + 8`); `Nat` ones by a literal or `e % 7 + 1`;
   `idx`, `natToI64` and `i64ToNat` only on arguments in range by construction
@@ -39,12 +40,13 @@ open:
   exhaustion makes the generator throw the program part away and retry, so a
   lazier thorin cannot fail where Python succeeded.
 
-`--shadow` renders the same programs for today's core-only thorin: builtin
+`--shadow` renders the same programs in the core language alone: builtin
 types, literals, operators and `if` become postulates (`.ax L_add_I64 : I64 →
-I64 → I64`), `.eval` becomes `.check`, and a recursive definition is preceded
-by a postulate of its own name. `thorin check` on that text type-checks
-everything else (implicit arguments, Church encodings, Σ, arrays, lets)
-with the real elaborator; tests/scripts/test_gen_programs.py does that.
+I64 → I64`, `ite {A} c a b`), `(e : A)` becomes `id {A} e`, `.eval` becomes
+`.check`, and a recursive definition is preceded by a postulate of its own
+name. `thorin check` on that text type-checks everything else (implicit
+arguments, Church encodings, Σ, arrays, lets) with the real elaborator,
+independently of the builtins; tests/scripts/test_gen_programs.py does that.
 """
 import argparse
 import math
@@ -316,7 +318,10 @@ def binop(op, ty, a, b):
             if b == 0:
                 raise Reject("Nat division by zero")
             return a // b if op == "/" else a % b
-        return {"+": a + b, "-": max(0, a - b), "*": a * b}[op]
+        r = {"+": a + b, "-": max(0, a - b), "*": a * b}[op]
+        if r.bit_length() > 512:
+            raise Reject("Nat too large")
+        return r
     if ty == F64:
         if op == "/" and b == 0:
             raise Reject("F64 division by zero")
@@ -532,6 +537,21 @@ class If(Node):
 
     def ev(self, env):
         return self.then.ev(env) if self.cond.ev(env) else self.els.ev(env)
+
+
+class Ann(Node):
+    """`(e : A)`: e checked against A, so the whole can be inferred."""
+
+    def __init__(self, node, ty):
+        self.node, self.ty = node, ty
+
+    def render(self, shadow):
+        if shadow:                                  # the core-only form: the prelude's id
+            return f"id {{{show_ty(self.ty, True)}}} {self.node.text(True, L_ATOM)}", L_APP
+        return f"({self.node.text(False, L_OR)} : {show_ty(self.ty)})", L_ATOM
+
+    def ev(self, env):
+        return self.node.ev(env)
 
 
 class Tuple(Node):
@@ -784,7 +804,7 @@ def _arr_templates():
 
 
 TEMPLATES = _cnat_templates() + _cbool_templates() + _clist_templates() + _ho_templates() + _arr_templates()
-MODULES = {"cnat": 0.25, "cbool": 0.2, "clist": 0.25, "ho": 0.4, "arr": 0.3}
+MODULES = {"cnat": 0.2, "cbool": 0.15, "clist": 0.2, "ho": 0.3, "arr": 0.25}
 
 
 @dataclass
@@ -957,6 +977,8 @@ class Gen:
         if k == "base":
             return self.base_type()
         if k == "fun":
+            if self.chance(0.25):
+                return fun_type([self.base_type(), self.base_type()], self.base_type())
             return Fun(self.base_type(), self.rand_type(depth - 1) if self.chance(0.3) else self.base_type())
         if k == "pair":
             return Pair(self.base_type(), self.rand_type(depth - 1))
@@ -998,10 +1020,12 @@ class Gen:
         return self.r.randint(-40, 40) / self.r.choice([1, 2, 4, 8])
 
     def i64_const(self, v, infer):
-        """An I64 constant; in infer mode `natToI64 v` (v >= 0)."""
-        if infer:
-            return App(Var("natToI64"), [Lit(NAT, abs(v))])
-        return Lit(I64, v)
+        """An I64 constant; in infer mode `(v : I64)` or `natToI64 v` (v >= 0)."""
+        if not infer:
+            return Lit(I64, v)
+        if self.chance(0.5):
+            return Ann(Lit(I64, v), I64)
+        return App(Var("natToI64"), [Lit(NAT, abs(v))])
 
     # ---- the entry point: a term of type ty
     def gen(self, ty, d, infer=False):
@@ -1043,7 +1067,7 @@ class Gen:
         names += [g.name for g in self.globals if not g.params and not g.tparams and g.res == ty]
         return Var(self.r.choice(names)) if names else None
 
-    def callables(self, ty, infer):
+    def callables(self, ty):
         """(weight, head, tparams, params, counters, k, substitution, result): heads
         whose application to k arguments has type ty."""
         out = []
@@ -1061,7 +1085,7 @@ class Gen:
         return out
 
     def try_call(self, ty, d, infer, only=None):
-        cands = self.callables(ty, infer)
+        cands = self.callables(ty)
         if only is not None:
             cands = [c for c in cands if c[1] == only and c[5] == len(c[3])]
         if not cands:
@@ -1174,7 +1198,8 @@ class Gen:
             op = self.r.choice(["==", "!="] if t == BOOL else ["==", "!=", "<", "<=", ">", ">="])
             return BinOp(op, t, self.gen(t, d - 1, infer=True), self.gen(t, d - 1))
         if k == "logic":
-            return BinOp(self.r.choice(["&&", "||"]), BOOL, self.gen(BOOL, d - 1), self.gen(BOOL, d - 1))
+            return BinOp(self.r.choice(["&&", "||"]), BOOL, self.gen(BOOL, d - 1, infer=True),
+                         self.gen(BOOL, d - 1))
         return App(Var("not"), [self.gen(BOOL, d - 1)])
 
     def gen_f64(self, d, infer):
@@ -1213,7 +1238,9 @@ class Gen:
         return Lam([(x, p if self.chance(0.15) else None) for x, p in xs], body)
 
     def gen_pair(self, ty, d, infer):
-        if infer:                                  # a pair is not inferred: bind it with a typed let
+        if infer:                                  # a pair is not inferred: annotate it
+            if self.chance(0.5):
+                return Ann(self.gen_pair(ty, d, False), ty)
             x = self.new_var()
             return Let(x, ty, self.gen_pair(ty, d, False), Var(x))
         return Tuple(self.gen(ty.fst, d - 1), self.gen(ty.snd, d - 1))
@@ -1252,7 +1279,9 @@ class Gen:
             return Var("czero" + s)
         if ty.kind == "bool":
             return Var(self.r.choice(["ctrue", "cfalse"]) + s)
-        return App(Var("cnil" + s), [TyArg(ty.elem)] if infer or self.chance(0.3) else [])
+        if infer or self.chance(0.3):
+            return App(Var("cnil" + s), [TyArg(ty.elem)])
+        return Var("cnil" + s)
 
     # ---- definitions
     def run(self, node, fuel=20000):
@@ -1294,7 +1323,7 @@ class Gen:
         res = self.rand_type(1) if self.chance(0.4) else self.base_type()
         xs = [(self.new_var(), p) for p in params]
         for _ in range(20):
-            body = self.with_vars(xs, lambda: self.gen(res, self.r.randint(2, 4)))
+            body = self.with_vars(xs, lambda: self.gen(res, self.r.randint(2, 3)))
             node = Lam([(x, None) for x, _ in xs], body) if xs else body
             try:
                 self.values[name] = self.run(node)
@@ -1489,7 +1518,7 @@ def shadow_postulates(text):
         elif n.startswith("L_alit"):
             k = int(n[6:])
             out.append(f".ax {n} : {{A : U}} → " + "A → " * k + f"Array L_n{k} A")
-        elif not n.startswith("L_n"):
+        elif n not in lits:
             op, ty = n[2:].rsplit("_", 1)
             res = "Bool" if op in ("eq", "ne", "lt", "le", "gt", "ge") else ty
             out.append(f".ax {n} : {ty} → {ty} → {res}")

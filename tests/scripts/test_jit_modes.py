@@ -1,0 +1,57 @@
+#!/usr/bin/env python3
+"""The JIT does not change what a program prints: every tests/golden/*.thorin
+(and *.stt) and examples/*.thorin gives the same output and exit status under
+`thorin run --jit=off`, `--jit=eager` and `--jit=lazy --jit-threshold 2`.
+
+  test_jit_modes.py THORIN [ROOT]      (ROOT: the repository, by default this script's)
+"""
+import concurrent.futures
+import difflib
+import glob
+import os
+import subprocess
+import sys
+
+MODES = [["--jit=off"], ["--jit=eager"], ["--jit=lazy", "--jit-threshold", "2"]]
+
+
+def run(thorin, flags, path):
+    try:
+        p = subprocess.run([thorin, "run", *flags, os.path.basename(path)], cwd=os.path.dirname(path),
+                           stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                           timeout=300, env=dict(os.environ, THORIN_HISTORY=os.devnull))
+        return p.stdout.decode("utf-8", "replace") + f"[exit {p.returncode}]\n"
+    except subprocess.TimeoutExpired:
+        return "[timeout]\n"
+
+
+def main():
+    thorin = os.path.abspath(sys.argv[1])
+    root = sys.argv[2] if len(sys.argv) > 2 else \
+        os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    files = sorted(glob.glob(os.path.join(root, "tests/golden/*.thorin")) +
+                   glob.glob(os.path.join(root, "tests/golden/*.stt")) +
+                   glob.glob(os.path.join(root, "examples/*.thorin")))
+    if not files:
+        print(f"no programs under {root}")
+        return 1
+    with concurrent.futures.ThreadPoolExecutor(min(os.cpu_count() or 2, 4)) as pool:
+        outs = {(f, i): pool.submit(run, thorin, flags, f) for f in files for i, flags in enumerate(MODES)}
+        outs = {k: v.result() for k, v in outs.items()}
+    bad = 0
+    for f in files:
+        base = outs[(f, 0)]
+        for i in range(1, len(MODES)):
+            if outs[(f, i)] != base:
+                bad += 1
+                rel = os.path.relpath(f, root)
+                print(f"FAIL: {rel}: `run {' '.join(MODES[i])}` differs from `run {' '.join(MODES[0])}`")
+                sys.stdout.writelines(difflib.unified_diff(
+                    base.splitlines(True), outs[(f, i)].splitlines(True),
+                    " ".join(MODES[0]), " ".join(MODES[i])))
+    print(f"{len(files)} programs, {len(MODES)} modes: " + ("ok" if not bad else f"{bad} differences"))
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
