@@ -249,6 +249,7 @@ void TopLevel::define(const Entry& e, bool prelude) {
       }
     w_.tops[id].def = def;
     w_.tops[id].stamp = ++w_.stamps;
+    if (opts_.runner) opts_.runner->invalidate(w_, id); // it was a postulate until now
     w_.beginEntry(); // values cached while it was a postulate are stale
   } else {
     TopEntry te;

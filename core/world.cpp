@@ -50,6 +50,7 @@ World::Snapshot World::snapshot() const {
 }
 
 void World::rollback(const Snapshot& s) {
+  if (onRollback && tops.size() > s.tops) onRollback(*this, TopId(s.tops), closedCallCtx);
   while (undo_.size() > s.undo) {
     topByName_[undo_.back().name] = undo_.back().old;
     undo_.pop_back();

@@ -137,6 +137,9 @@ public:
   /// unfolding it step by step. Returns a literal, or nullptr to unfold.
   Val* (*closedCall)(World& w, TopId id, Val* const* args, uint32_t n, void* ctx) = nullptr;
   void* closedCallCtx = nullptr;
+  /// Top-level entries from `first` on are about to be rolled back (their ids
+  /// will be reused): the runtime forgets what it derived from them.
+  void (*onRollback)(World& w, TopId first, void* ctx) = nullptr;
   Val* var(Lvl l);
 
 private:

@@ -46,7 +46,11 @@ V primPapEntry(Closure* self, const V* args) {
 
 // A top-level function used as a value: free[0] = its id.
 V globalEntry(Closure* self, const V* args) {
-  return gRuntime->callGlobal(TopId(self->free[0]), args);
+  TopId id = TopId(self->free[0]);
+  V r = gRuntime->callGlobal(id, args);
+  // Once compiled, this closure calls the compiled entry directly.
+  if (Code c = gRuntime->globals[id].compiled) self->code = c;
+  return r;
 }
 
 V literal(const ETm* t) {
@@ -73,7 +77,9 @@ V Runtime::globalValue(TopId id) {
   Global& g = erased(id);
   if (g.epoch == epoch) return g.value;
   V v;
-  if (g.arity > 0) {
+  if (g.compiled) {
+    v = mkClosure(g.compiled, g.arity, 0); // calls go straight to compiled code
+  } else if (g.arity > 0) {
     v = mkClosure(globalEntry, g.arity, 1);
     static_cast<Closure*>(obj(v))->free[0] = id;
   } else {
@@ -86,6 +92,11 @@ V Runtime::globalValue(TopId id) {
 }
 
 V Runtime::callGlobal(TopId id, const V* args) {
+  Global& g0 = globals[id];
+  if (g0.compiled) { // hot path: already compiled
+    ++g0.calls;
+    return g0.compiled(nullptr, args);
+  }
   noteCall(id);
   Global& g = globals[id];
   if (g.compiled) return g.compiled(nullptr, args);

@@ -453,7 +453,39 @@ public:
     }
     Value* f = word(gen(t->a));
     Value* arr = argArray(words(t));
-    return {b_.CreateCall(mc_.h_.apply, {f, b_.getInt32(t->n), arr}), MType::None};
+    return {callValue(f, t->n, arr), MType::None};
+  }
+
+  // Calls a function value: a closure of exactly this arity is called
+  // directly; anything else (partial applications, over-application) goes
+  // through the runtime's apply.
+  Value* callValue(Value* f, uint32_t n, Value* arr) {
+    Value* p = b_.CreateIntToPtr(f, mc_.ptr_);
+    Value* isPtr = b_.CreateICmpEQ(b_.CreateAnd(f, 1), wordConst(0));
+    BasicBlock* check = BasicBlock::Create(mc_.ctx_, "call.check", f_);
+    BasicBlock* direct = BasicBlock::Create(mc_.ctx_, "call.direct", f_);
+    BasicBlock* slow = BasicBlock::Create(mc_.ctx_, "call.apply", f_);
+    BasicBlock* join = BasicBlock::Create(mc_.ctx_, "call", f_);
+    b_.CreateCondBr(isPtr, check, slow);
+    b_.SetInsertPoint(check);
+    Value* tag = b_.CreateLoad(b_.getInt32Ty(), p);
+    Value* arity = b_.CreateLoad(b_.getInt32Ty(), b_.CreateConstGEP1_64(b_.getInt32Ty(), p, 4));
+    Value* exact = b_.CreateAnd(b_.CreateICmpEQ(tag, b_.getInt32(uint32_t(OTag::Closure))),
+                                b_.CreateICmpEQ(arity, b_.getInt32(n)));
+    b_.CreateCondBr(exact, direct, slow, MDBuilder(mc_.ctx_).createBranchWeights(1 << 10, 1));
+    b_.SetInsertPoint(direct);
+    Value* code = b_.CreateLoad(mc_.ptr_, b_.CreateConstGEP1_64(mc_.i64_, p, 1));
+    FunctionType* ft = FunctionType::get(mc_.i64_, {mc_.ptr_, mc_.ptr_}, false);
+    Value* r1 = b_.CreateCall(ft, code, {p, arr});
+    b_.CreateBr(join);
+    b_.SetInsertPoint(slow);
+    Value* r2 = b_.CreateCall(mc_.h_.apply, {f, b_.getInt32(n), arr});
+    b_.CreateBr(join);
+    b_.SetInsertPoint(join);
+    PHINode* phi = b_.CreatePHI(mc_.i64_, 2);
+    phi->addIncoming(r1, direct);
+    phi->addIncoming(r2, slow);
+    return phi;
   }
 
   TV prim(ETm* t) {

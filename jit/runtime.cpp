@@ -22,13 +22,6 @@ Global& Runtime::global(TopId id) {
 
 Global& Runtime::erased(TopId id) {
   Global& g = global(id);
-  uint64_t stamp = w_->tops[id].stamp;
-  if (g.stamp != stamp) [[unlikely]] { // new, or an id reused after a rollback
-    if (g.compiled && backend) backend->remove({id});
-    Global& g1 = global(id);
-    g1 = Global{};
-    g1.stamp = stamp;
-  }
   if (g.erasedDone) return g;
   g.erasedDone = true;
   const TopEntry& e = w_->tops[id];
@@ -56,6 +49,7 @@ bool Runtime::compile(TopId id) {
     return false;
   }
   g2.compiled = c;
+  g2.epoch = 0; // its value (a closure) is rebuilt with the compiled entry
   if (opts.stats)
     err << fmt::format("jit: compiled {} in {:.2f} ms\n", str(w_->tops[id].name), g2.compileMs);
   return true;
@@ -63,7 +57,17 @@ bool Runtime::compile(TopId id) {
 
 void Runtime::invalidate(World& w, TopId id) {
   if (&w != w_ || id >= globals.size()) return;
-  if (globals[id].compiled && backend) backend->remove({id});
+  if (globals[id].compiled && backend) backend->remove({id}); // (and its dependents)
+  globals[id] = Global{};
+}
+
+void Runtime::forgetFrom(World& w, TopId first) {
+  if (&w != w_ || first >= globals.size()) return;
+  std::vector<TopId> gone;
+  for (TopId id = first; id < globals.size(); ++id)
+    if (globals[id].compiled) gone.push_back(id);
+  if (backend && !gone.empty()) backend->remove(gone);
+  globals.resize(first);
 }
 
 static const std::string* axiomName(World& w, Val* v) {
@@ -134,6 +138,9 @@ static Val* closedCallHook(World& w, TopId id, Val* const* args, uint32_t n, voi
 void Runtime::attach(World& w) {
   w.closedCall = closedCallHook;
   w.closedCallCtx = this;
+  w.onRollback = [](World& w, TopId first, void* ctx) {
+    static_cast<Runtime*>(ctx)->forgetFrom(w, first);
+  };
 }
 
 static V wordOfLit(const Val* v) {

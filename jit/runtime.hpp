@@ -22,7 +22,6 @@ struct JitOptions {
 
 /// What the runtime knows about one top-level definition.
 struct Global {
-  uint64_t stamp = 0;  // TopEntry::stamp this was derived from
   ETm* body = nullptr; // erased definition (nullptr: not erased yet)
   uint32_t arity = 0;  // leading λs of the erased definition
   bool erasedDone = false;
@@ -60,6 +59,8 @@ public:
   std::string run(World& w, Tm* t, Val* ty, Span where) override;
   void invalidate(World& w, TopId id) override;
   void attach(World& w) override;
+  /// Entries from `first` on are rolled back: drop what was derived from them.
+  void forgetFrom(World& w, TopId first);
   /// World::closedCall: a call of a function on builtin data, on literals.
   Val* closedCall(World& w, TopId id, Val* const* args, uint32_t n);
 
