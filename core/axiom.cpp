@@ -8,12 +8,12 @@ AxiomRegistry& AxiomRegistry::get() {
 }
 
 void AxiomRegistry::add(AxiomDef d) {
-  for (auto* e : defs_)
-    if (e->name == d.name) {
-      *e = std::move(d);
+  for (auto& e : defs_)
+    if (e.name == d.name) {
+      e = std::move(d);
       return;
     }
-  defs_.push_back(new AxiomDef(std::move(d))); // process lifetime: values point at it
+  defs_.push_back(std::move(d));
 }
 
 void AxiomRegistry::addOperator(std::string op, std::string type, std::string axiom) {
@@ -21,8 +21,8 @@ void AxiomRegistry::addOperator(std::string op, std::string type, std::string ax
 }
 
 const AxiomDef* AxiomRegistry::find(std::string_view name) const {
-  for (auto* e : defs_)
-    if (e->name == name) return e;
+  for (auto& e : defs_)
+    if (e.name == name) return &e;
   return nullptr;
 }
 

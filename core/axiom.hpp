@@ -4,6 +4,7 @@
 // identities) and returns nullptr when it cannot simplify. The JIT looks the
 // same names up for its lowerings (jit/), so core/ knows nothing of LLVM.
 #pragma once
+#include <deque>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -40,7 +41,7 @@ public:
   const std::string* operatorOf(std::string_view axiom) const;
 
 private:
-  std::vector<AxiomDef*> defs_;
+  std::deque<AxiomDef> defs_; // stable addresses: values point at them
   std::vector<OperatorDef> ops_;
 };
 
