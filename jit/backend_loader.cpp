@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <fmt/format.h>
 #include <ostream>
+#include <thread>
 
 #include "runtime.hpp"
 
@@ -19,8 +20,18 @@ namespace {
 class LazyBackend : public Backend {
 public:
   explicit LazyBackend(const JitOptions& o) : opts_(o) {}
+  ~LazyBackend() override {
+    if (warm_.joinable()) warm_.join();
+  }
+  void prepare() override {
+    if (!tried_ && !warm_.joinable())
+      warm_ = std::thread([this] {
+        if (load()) real_->prepare();
+      });
+  }
   Code compile(Runtime& rt, TopId id) override {
-    if (!load(rt.err)) {
+    if (warm_.joinable()) warm_.join();
+    if (!load()) {
       rt.err << fmt::format("warning: the JIT is unavailable ({}); {} stays interpreted\n", error_,
                             str(rt.world().tops[id].name));
       return nullptr;
@@ -28,12 +39,16 @@ public:
     return real_->compile(rt, id);
   }
   void remove(const std::vector<TopId>& ids) override {
+    if (warm_.joinable()) warm_.join();
     if (real_) real_->remove(ids);
   }
-  std::string ir(TopId id) override { return real_ ? real_->ir(id) : ""; }
+  std::string ir(TopId id) override {
+    if (warm_.joinable()) warm_.join();
+    return real_ ? real_->ir(id) : "";
+  }
 
 private:
-  bool load(std::ostream&) {
+  bool load() {
     if (real_) return true;
     if (tried_) return false;
     tried_ = true;
@@ -69,6 +84,7 @@ private:
   std::unique_ptr<Backend> real_;
   bool tried_ = false;
   std::string error_;
+  std::thread warm_; // prepare(): loads the module and starts LLVM
 };
 
 } // namespace

@@ -148,6 +148,9 @@ public:
 
   Code compile(Runtime& rt, TopId id) override;
   void remove(const std::vector<TopId>& ids) override;
+  void prepare() override {
+    if (!started_) start();
+  }
   std::string ir(TopId id) override {
     auto it = compiled_.find(id);
     return it == compiled_.end() ? "" : it->second.ir;

@@ -46,6 +46,8 @@ public:
   virtual void remove(const std::vector<TopId>& ids) = 0;
   /// The optimized LLVM IR of a compiled definition ("" if none).
   virtual std::string ir(TopId id) = 0;
+  /// Starts LLVM in the background (`thorin run`: elaboration hides the latency).
+  virtual void prepare() {}
 };
 
 /// The LLVM backend (nullptr with --jit=off).

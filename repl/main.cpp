@@ -74,6 +74,7 @@ int realMain(void* p) {
   runtime.backend = makeBackend(args.jit);
   args.opts.runner = &runtime;
   if (args.run) {
+    if (runtime.backend) runtime.backend->prepare(); // LLVM starts while the file elaborates
     Session s(std::cout, std::cerr, args.opts);
     int status = runFile(args, s, runtime);
     std::cout.flush();
