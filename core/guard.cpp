@@ -14,6 +14,12 @@ namespace thorin {
 
 std::atomic<bool> gInterrupt{false};
 char* gStackLimit = nullptr;
+char* volatile gPollLimit = nullptr;
+
+void signalInterrupt() {
+  gInterrupt.store(true);
+  gPollLimit = reinterpret_cast<char*>(~uintptr_t(0));
+}
 static char* gStackBase = nullptr;
 
 namespace {
@@ -30,6 +36,7 @@ void* threadMain(void* p) {
   // Leave a margin for the guard's own frames, signal handlers and unwinding.
   size_t margin = std::min<size_t>(a->size / 8, size_t(64) << 20);
   gStackLimit = a->stackLow + margin;
+  gPollLimit = gStackLimit;
   gStackBase = a->stackLow;
   a->result = a->fn(a->arg);
   return nullptr;

@@ -18,6 +18,11 @@ struct Interrupted : std::exception {
 
 extern std::atomic<bool> gInterrupt;
 extern char* gStackLimit; // lowest usable stack address of the elaboration thread (+ margin)
+/// gStackLimit, or the highest address once Ctrl-C was pressed: compiled code
+/// checks only `sp < gPollLimit` at function entry (one compare for both).
+extern char* volatile gPollLimit;
+/// Ctrl-C: sets gInterrupt and trips gPollLimit (async-signal-safe).
+void signalInterrupt();
 
 inline void guard() {
   char probe;

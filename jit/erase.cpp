@@ -3,13 +3,25 @@
 #include "axiom.hpp"
 #include "literal.hpp"
 
-#include <functional>
 
 namespace thorin::rt {
 
 ETm* Eraser::mk(ETag t) {
   ETm* e = out_.make<ETm>();
   e->tag = t;
+  return e;
+}
+
+// `f args`, after β-reducing what erasure can (solved metas are λs).
+ETm* Eraser::apply(ETm* f, std::vector<ETm*>& args) {
+  while (f->tag == ETag::Lam && args.size() >= f->n)
+    f = beta(f, args);
+  if (args.empty() || f->tag == ETag::Erased) return f;
+  ETm* e = mk(ETag::App);
+  e->a = f;
+  e->n = uint32_t(args.size());
+  e->args = out_.array<ETm*>(args.size());
+  std::copy(args.begin(), args.end(), e->args);
   return e;
 }
 
@@ -48,61 +60,26 @@ ETm* Eraser::head(Tm* h, uint32_t span, std::vector<ETm*>& args) {
   return e;
 }
 
-// Renames the variables of `t` that are free at `depth`: free index i
-// becomes f(i).
-ETm* Eraser::mapVars(ETm* t, uint32_t depth, const std::function<uint32_t(uint32_t)>& f) {
-  ETm* c = out_.make<ETm>(*t);
-  auto rec = [&](ETm* s, uint32_t d) { return mapVars(s, d, f); };
-  switch (t->tag) {
-  case ETag::Var:
+ETm* mapVars(Arena& a, ETm* t, uint32_t depth, const std::function<uint32_t(uint32_t)>& f) {
+  ETm* c = a.make<ETm>(*t);
+  if (t->tag == ETag::Var) {
     if (t->n >= depth) c->n = depth + f(t->n - depth);
-    break;
-  case ETag::Lam: c->a = rec(t->a, depth + t->n); break;
-  case ETag::Let:
-    c->a = rec(t->a, depth);
-    c->b = rec(t->b, depth + 1);
-    break;
-  case ETag::App: c->a = rec(t->a, depth); [[fallthrough]];
-  case ETag::Prim:
-  case ETag::PrimPap:
-  case ETag::Arr:
-    c->args = out_.array<ETm*>(t->n);
-    for (uint32_t i = 0; i < t->n; ++i)
-      c->args[i] = rec(t->args[i], depth);
-    break;
-  case ETag::If: c->c = rec(t->c, depth); [[fallthrough]];
-  case ETag::Pair: c->b = rec(t->b, depth); [[fallthrough]];
-  case ETag::Proj1:
-  case ETag::Proj2: c->a = rec(t->a, depth); break;
-  default: break;
+    return c;
   }
+  if (t->args) { // the copy gets its own argument array
+    c->args = a.array<ETm*>(t->n);
+    std::copy(t->args, t->args + t->n, c->args);
+  }
+  forEachChild(c, depth, [&](ETm*& ch, uint32_t d) { ch = mapVars(a, ch, d, f); });
   return c;
 }
 
-static void freeVars(const ETm* t, uint32_t depth, std::vector<bool>& used) {
-  auto rec = [&](const ETm* s, uint32_t d) { freeVars(s, d, used); };
-  switch (t->tag) {
-  case ETag::Var:
+void freeVars(ETm* t, uint32_t depth, std::vector<bool>& used) {
+  if (t->tag == ETag::Var) {
     if (t->n >= depth && t->n - depth < used.size()) used[t->n - depth] = true;
-    break;
-  case ETag::Lam: rec(t->a, depth + t->n); break;
-  case ETag::Let:
-    rec(t->a, depth);
-    rec(t->b, depth + 1);
-    break;
-  case ETag::App: rec(t->a, depth); [[fallthrough]];
-  case ETag::Prim:
-  case ETag::PrimPap:
-  case ETag::Arr:
-    for (uint32_t i = 0; i < t->n; ++i)
-      rec(t->args[i], depth);
-    break;
-  case ETag::If: rec(t->c, depth); [[fallthrough]];
-  case ETag::Pair: rec(t->b, depth); [[fallthrough]];
-  case ETag::Proj1:
-  case ETag::Proj2: rec(t->a, depth); break;
-  default: break;
+    return;
   }
+  forEachChild(t, depth, [&](ETm* ch, uint32_t d) { freeVars(ch, d, used); });
 }
 
 // `(λ x₁…x_k. b) a₁…a_n` at erasure time: `let xᵢ = aᵢ; … b` (lets only for
@@ -118,7 +95,7 @@ ETm* Eraser::beta(ETm* f, std::vector<ETm*>& args) {
   for (uint32_t j = 0; j < k; ++j)
     keptBefore[j + 1] = keptBefore[j] + (used(j) ? 1 : 0);
   uint32_t kept = keptBefore[k];
-  ETm* body = mapVars(f->a, 0, [&](uint32_t i) -> uint32_t {
+  ETm* body = mapVars(out_, f->a, 0, [&](uint32_t i) -> uint32_t {
     if (i >= k) return i - k + kept; // outside the λ: now under the kept lets
     uint32_t j = k - 1 - i;          // the parameter's position
     return kept - 1 - keptBefore[j];
@@ -127,7 +104,7 @@ ETm* Eraser::beta(ETm* f, std::vector<ETm*>& args) {
     if (!used(j)) continue;
     ETm* l = mk(ETag::Let);
     uint32_t by = keptBefore[j]; // evaluated under the lets before it
-    l->a = by ? mapVars(args[j], 0, [by](uint32_t i) { return i + by; }) : args[j];
+    l->a = by ? mapVars(out_, args[j], 0, [by](uint32_t i) { return i + by; }) : args[j];
     l->b = body;
     body = l;
   }
@@ -148,16 +125,7 @@ ETm* Eraser::eraseApp(Tm* t) {
   for (size_t i = apps.size(); i-- > 0;)
     args.push_back(erase(apps[i]->b));
   ETm* f = head(h, span, args);
-  while (f->tag == ETag::Lam && args.size() >= f->n)
-    f = beta(f, args);
-  if (args.empty() || f->tag == ETag::Erased) return f;
-  ETm* e = mk(ETag::App);
-  e->a = f;
-  e->n = uint32_t(args.size());
-  e->args = out_.array<ETm*>(args.size());
-  for (size_t i = 0; i < args.size(); ++i)
-    e->args[i] = args[i];
-  return e;
+  return apply(f, args);
 }
 
 ETm* Eraser::erase(Tm* t) {
@@ -199,17 +167,7 @@ ETm* Eraser::erase(Tm* t) {
         v->n = t->m - 1 - i;
         args.push_back(v);
       }
-    ETm* f = erase(s);
-    while (f->tag == ETag::Lam && args.size() >= f->n)
-      f = beta(f, args);
-    if (args.empty()) return f;
-    ETm* e = mk(ETag::App);
-    e->a = f;
-    e->n = uint32_t(args.size());
-    e->args = out_.array<ETm*>(args.size());
-    for (size_t i = 0; i < args.size(); ++i)
-      e->args[i] = args[i];
-    return e;
+    return apply(erase(s), args);
   }
   case TTag::App: return eraseApp(t);
   case TTag::Lam: {

@@ -29,6 +29,35 @@ struct ETm {
   ETm** args = nullptr;
 };
 
+/// Calls f(slot, depth) for each direct subterm's slot; `depth` counts the
+/// binders the subterm is under (λ parameters, let).
+template <class F> void forEachChild(ETm* t, uint32_t depth, F&& f) {
+  switch (t->tag) {
+  case ETag::Lam: f(t->a, depth + t->n); break;
+  case ETag::Let:
+    f(t->a, depth);
+    f(t->b, depth + 1);
+    break;
+  case ETag::App: f(t->a, depth); [[fallthrough]];
+  case ETag::Prim:
+  case ETag::PrimPap:
+  case ETag::Arr:
+    for (uint32_t i = 0; i < t->n; ++i)
+      f(t->args[i], depth);
+    break;
+  case ETag::If: f(t->c, depth); [[fallthrough]];
+  case ETag::Pair: f(t->b, depth); [[fallthrough]];
+  case ETag::Proj1:
+  case ETag::Proj2: f(t->a, depth); break;
+  default: break;
+  }
+}
+
+/// The variables free in `t` (below `depth` binders), as indices outside them.
+void freeVars(ETm* t, uint32_t depth, std::vector<bool>& out);
+/// A copy of `t` whose free variable i (below `depth` binders) becomes f(i).
+ETm* mapVars(Arena& a, ETm* t, uint32_t depth, const std::function<uint32_t(uint32_t)>& f);
+
 class Eraser {
 public:
   explicit Eraser(World& w, Arena& out) : w_(w), out_(out) {}
@@ -42,8 +71,8 @@ private:
   ETm* mk(ETag t);
   ETm* eraseApp(Tm* t);
   ETm* head(Tm* h, uint32_t span, std::vector<ETm*>& args);
-  ETm* mapVars(ETm* t, uint32_t depth, const std::function<uint32_t(uint32_t)>& f);
   ETm* beta(ETm* f, std::vector<ETm*>& args);
+  ETm* apply(ETm* f, std::vector<ETm*>& args);
   World& w_;
   Arena& out_;
 };

@@ -48,7 +48,10 @@ V thorin_rt_ofI64(int64_t x) { return ofI64(x); }
 double thorin_rt_toF64(V v) { return toF64(v); }
 V thorin_rt_ofF64(double d) { return ofF64(d); }
 void thorin_rt_fail(const char* msg, uint32_t span) { fail(msg, span); }
-void thorin_rt_poll() { poll(); }
+void thorin_rt_poll() {
+  gPollLimit = gStackLimit; // (tripped by Ctrl-C, or a real stack overflow)
+  poll();
+}
 V thorin_rt_apply(V f, uint32_t n, const V* args) { return apply(f, n, args); }
 V thorin_rt_call_global(uint32_t id, const V* args) { return gRt->callGlobal(id, args); }
 V thorin_rt_global(uint32_t id) { return gRt->globalValue(id); }
@@ -140,8 +143,7 @@ public:
     add("thorin_rt_pair", reinterpret_cast<void*>(&thorin_rt_pair));
     add("thorin_rt_arr", reinterpret_cast<void*>(&thorin_rt_arr));
     add("thorin_rt_prim_pap", reinterpret_cast<void*>(&thorin_rt_prim_pap));
-    add("thorin_interrupt", reinterpret_cast<void*>(&gInterrupt));
-    add("thorin_stack_limit", reinterpret_cast<void*>(&gStackLimit));
+    add("thorin_poll_limit", reinterpret_cast<void*>(const_cast<char**>(&gPollLimit)));
     if (auto err = jit_->getMainJITDylib().define(orc::absoluteSymbols(std::move(syms))))
       initError_ = toString(std::move(err));
   }
@@ -285,19 +287,17 @@ public:
   void finish();
 };
 
-// Interrupt and stack-depth check at function entry: two loads and a branch.
+// Interrupt and stack-depth check at function entry: one load and a compare
+// (Ctrl-C raises the limit to the top of memory, see guard.hpp).
 void ModuleCompiler::emitPoll(IRBuilder<>& b) {
   Function* f = b.GetInsertBlock()->getParent();
-  auto* intr = m_.getOrInsertGlobal("thorin_interrupt", Type::getInt8Ty(ctx_));
-  auto* lim = m_.getOrInsertGlobal("thorin_stack_limit", ptr_);
-  Value* flag = b.CreateLoad(Type::getInt8Ty(ctx_), intr, "intr");
-  cast<LoadInst>(flag)->setVolatile(true);
+  auto* lim = m_.getOrInsertGlobal("thorin_poll_limit", ptr_);
   Value* limit = b.CreateLoad(ptr_, lim, "limit");
+  cast<LoadInst>(limit)->setVolatile(true);
   Value* sp = b.CreateIntrinsic(Intrinsic::frameaddress, {ptr_}, {b.getInt32(0)});
-  Value* bad = b.CreateOr(b.CreateICmpNE(flag, b.getInt8(0)), b.CreateICmpULT(sp, limit));
   BasicBlock* slow = BasicBlock::Create(ctx_, "poll", f);
   BasicBlock* cont = BasicBlock::Create(ctx_, "body", f);
-  b.CreateCondBr(bad, slow, cont, MDBuilder(ctx_).createBranchWeights(1, 1 << 20));
+  b.CreateCondBr(b.CreateICmpULT(sp, limit), slow, cont, MDBuilder(ctx_).createBranchWeights(1, 1 << 20));
   b.SetInsertPoint(slow);
   b.CreateCall(h_.poll);
   b.CreateBr(cont);
@@ -557,23 +557,10 @@ public:
       Value* p = b_.CreateIntToPtr(w, mc_.ptr_);
       return b_.CreateLoad(mc_.f64_, b_.CreateConstGEP1_64(mc_.i64_, p, 1));
     }
-    case MType::I64: {
-      // Immediates inline; boxed (63-bit overflowing) values through the runtime.
-      Value* isImm = b_.CreateICmpNE(b_.CreateAnd(w, 1), wordConst(0));
-      Value* fast = b_.CreateAShr(w, 1);
-      BasicBlock* slowB = BasicBlock::Create(mc_.ctx_, "unbox.slow", f_);
-      BasicBlock* join = BasicBlock::Create(mc_.ctx_, "unbox", f_);
-      BasicBlock* here = b_.GetInsertBlock();
-      b_.CreateCondBr(isImm, join, slowB, MDBuilder(mc_.ctx_).createBranchWeights(1 << 20, 1));
-      b_.SetInsertPoint(slowB);
-      Value* slow = b_.CreateCall(mc_.h_.toI64, {w});
-      b_.CreateBr(join);
-      b_.SetInsertPoint(join);
-      PHINode* phi = b_.CreatePHI(mc_.i64_, 2);
-      phi->addIncoming(fast, here);
-      phi->addIncoming(slow, slowB);
-      return phi;
-    }
+    case MType::I64: // immediates inline; boxed (beyond 63 bits) through the runtime
+      return likelyOr(
+          b_, b_.CreateICmpNE(b_.CreateAnd(w, 1), wordConst(0)), [&] { return b_.CreateAShr(w, 1); },
+          [&] { return b_.CreateCall(mc_.h_.toI64, {w}); });
     default: return w;
     }
   }
@@ -582,23 +569,11 @@ public:
     switch (m) {
     case MType::Bool: return b_.CreateOr(b_.CreateShl(b_.CreateZExt(v, mc_.i64_), 1), wordConst(1));
     case MType::F64: return b_.CreateCall(mc_.h_.ofF64, {v});
-    case MType::I64: {
-      // Inline when it fits in 63 bits (the common case).
+    case MType::I64: { // inline when it fits in 63 bits (the common case)
       Value* sh = b_.CreateShl(v, 1);
-      Value* fits = b_.CreateICmpEQ(b_.CreateAShr(sh, 1), v);
-      BasicBlock* slowB = BasicBlock::Create(mc_.ctx_, "box.slow", f_);
-      BasicBlock* join = BasicBlock::Create(mc_.ctx_, "box", f_);
-      BasicBlock* here = b_.GetInsertBlock();
-      Value* fast = b_.CreateOr(sh, wordConst(1));
-      b_.CreateCondBr(fits, join, slowB, MDBuilder(mc_.ctx_).createBranchWeights(1 << 20, 1));
-      b_.SetInsertPoint(slowB);
-      Value* slow = b_.CreateCall(mc_.h_.ofI64, {v});
-      b_.CreateBr(join);
-      b_.SetInsertPoint(join);
-      PHINode* phi = b_.CreatePHI(mc_.i64_, 2);
-      phi->addIncoming(fast, here);
-      phi->addIncoming(slow, slowB);
-      return phi;
+      return likelyOr(
+          b_, b_.CreateICmpEQ(b_.CreateAShr(sh, 1), v), [&] { return b_.CreateOr(sh, wordConst(1)); },
+          [&] { return b_.CreateCall(mc_.h_.ofI64, {v}); });
     }
     default: return v;
     }
@@ -606,11 +581,13 @@ public:
 
   // Flat closure conversion: the λ's code captures exactly its free variables.
   Value* lambda(ETm* t) {
-    std::set<uint32_t> fv;
+    std::vector<bool> fv(env_.size(), false);
     freeVars(t->a, t->n, fv);
-    std::vector<uint32_t> caps(fv.begin(), fv.end()); // indices in the current env
-    // Captured oldest-first, so that the λ's own environment is [caps…, params…].
-    std::sort(caps.begin(), caps.end(), std::greater<>());
+    // Captured oldest-first (largest index first): the λ's own environment
+    // is [caps…, params…].
+    std::vector<uint32_t> caps;
+    for (uint32_t i = uint32_t(fv.size()); i-- > 0;)
+      if (fv[i]) caps.push_back(i);
     ETm* body = renumber(t->a, t->n, caps);
     Function* code = mc_.uniform(fmt::format("{}.lam{}", f_->getName().str(), mc_.be_.counter_++));
     {
@@ -627,70 +604,13 @@ public:
     return c;
   }
 
-  static void freeVars(ETm* t, uint32_t depth, std::set<uint32_t>& out) {
-    auto rec = [&](ETm* s, uint32_t d) { freeVars(s, d, out); };
-    switch (t->tag) {
-    case ETag::Var:
-      if (t->n >= depth) out.insert(t->n - depth);
-      break;
-    case ETag::Lam: rec(t->a, depth + t->n); break;
-    case ETag::Let:
-      rec(t->a, depth);
-      rec(t->b, depth + 1);
-      break;
-    case ETag::App: rec(t->a, depth); [[fallthrough]];
-    case ETag::Prim:
-    case ETag::PrimPap:
-    case ETag::Arr:
-      for (uint32_t i = 0; i < t->n; ++i)
-        rec(t->args[i], depth);
-      break;
-    case ETag::If: rec(t->c, depth); [[fallthrough]];
-    case ETag::Pair: rec(t->b, depth); [[fallthrough]];
-    case ETag::Proj1:
-    case ETag::Proj2: rec(t->a, depth); break;
-    default: break;
-    }
-  }
-
-  // The λ body with free variable indices pointing into its own environment
-  // [caps (oldest first)…, params…]: capture j (of k) has index params + k-1-j.
+  // The λ body with its free variables pointing into its own environment
+  // [caps (oldest first)…, params…]: capture j (of k) is outer index caps[j].
   ETm* renumber(ETm* t, uint32_t depth, const std::vector<uint32_t>& caps) {
-    ETm* c = mc_.rt_.arena().make<ETm>(*t);
-    switch (t->tag) {
-    case ETag::Var:
-      if (t->n >= depth) {
-        uint32_t outer = t->n - depth;
-        size_t j = size_t(std::find(caps.begin(), caps.end(), outer) - caps.begin());
-        c->n = depth + uint32_t(caps.size() - 1 - j);
-      }
-      break;
-    case ETag::Lam: c->a = renumber(t->a, depth + t->n, caps); break;
-    case ETag::Let:
-      c->a = renumber(t->a, depth, caps);
-      c->b = renumber(t->b, depth + 1, caps);
-      break;
-    case ETag::App:
-      c->a = renumber(t->a, depth, caps);
-      [[fallthrough]];
-    case ETag::Prim:
-    case ETag::PrimPap:
-    case ETag::Arr:
-      c->args = mc_.rt_.arena().array<ETm*>(t->n);
-      for (uint32_t i = 0; i < t->n; ++i)
-        c->args[i] = renumber(t->args[i], depth, caps);
-      break;
-    case ETag::If:
-      c->c = renumber(t->c, depth, caps);
-      [[fallthrough]];
-    case ETag::Pair:
-      c->b = renumber(t->b, depth, caps);
-      [[fallthrough]];
-    case ETag::Proj1:
-    case ETag::Proj2: c->a = renumber(t->a, depth, caps); break;
-    default: break;
-    }
-    return c;
+    return mapVars(mc_.rt_.arena(), t, depth, [&](uint32_t outer) {
+      size_t j = size_t(std::find(caps.begin(), caps.end(), outer) - caps.begin());
+      return uint32_t(caps.size() - 1 - j);
+    });
   }
 
 private:

@@ -1,5 +1,7 @@
 #include "lower.hpp"
 
+#include <llvm/IR/MDBuilder.h>
+
 #include <string>
 #include <unordered_map>
 
@@ -29,6 +31,34 @@ void registerWordLowering(std::string_view axiom, WordLowering l) {
 WordLowering findWordLowering(std::string_view axiom) {
   auto it = wordTable().find(std::string(axiom));
   return it == wordTable().end() ? nullptr : it->second;
+}
+
+} // namespace thorin::rt
+
+namespace thorin::rt {
+
+llvm::Value* likelyOr(llvm::IRBuilder<>& b, llvm::Value* cond,
+                      const std::function<llvm::Value*()>& fast,
+                      const std::function<llvm::Value*()>& slow) {
+  using namespace llvm;
+  Function* f = b.GetInsertBlock()->getParent();
+  BasicBlock* fb = BasicBlock::Create(b.getContext(), "fast", f);
+  BasicBlock* sb = BasicBlock::Create(b.getContext(), "slow", f);
+  BasicBlock* jb = BasicBlock::Create(b.getContext(), "joined", f);
+  b.CreateCondBr(cond, fb, sb, MDBuilder(b.getContext()).createBranchWeights(1 << 20, 1));
+  b.SetInsertPoint(fb);
+  Value* x = fast();
+  fb = b.GetInsertBlock();
+  b.CreateBr(jb);
+  b.SetInsertPoint(sb);
+  Value* y = slow();
+  sb = b.GetInsertBlock();
+  b.CreateBr(jb);
+  b.SetInsertPoint(jb);
+  PHINode* phi = b.CreatePHI(x->getType(), 2);
+  phi->addIncoming(x, fb);
+  phi->addIncoming(y, sb);
+  return phi;
 }
 
 } // namespace thorin::rt

@@ -30,6 +30,12 @@ struct WordCx {
 using WordLowering = llvm::Value* (*)(WordCx& cx, const std::vector<llvm::Value*>& args);
 
 void registerWordLowering(std::string_view axiom, WordLowering l);
+
+/// `cond ? fast() : slow()` with `cond` expected true (branch weights), the
+/// two results joined by a φ. Each side may create blocks of its own.
+llvm::Value* likelyOr(llvm::IRBuilder<>& b, llvm::Value* cond,
+                      const std::function<llvm::Value*()>& fast,
+                      const std::function<llvm::Value*()>& slow);
 WordLowering findWordLowering(std::string_view axiom);
 
 } // namespace thorin::rt

@@ -55,7 +55,7 @@ struct Args {
   std::vector<std::string> files;
 };
 
-void onSigint(int) { gInterrupt.store(true); }
+void onSigint(int) { signalInterrupt(); }
 
 // `thorin run FILE`: load (printing the .eval results), then print `main`.
 int runFile(Args& args, Session& s, rt::Runtime& runtime) {

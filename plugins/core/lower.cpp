@@ -91,27 +91,9 @@ namespace {
 
 using rt::WordCx;
 
-// if (cond) fast else slow(args), joined.
+// if (cond) fast else the primitive's run-time implementation.
 template <class Fast> Value* fastOr(WordCx& c, Value* cond, const Args& args, Fast fast) {
-  IRBuilder<>& b = c.b;
-  Function* f = b.GetInsertBlock()->getParent();
-  BasicBlock* fb = BasicBlock::Create(b.getContext(), "fast", f);
-  BasicBlock* sb = BasicBlock::Create(b.getContext(), "slow", f);
-  BasicBlock* jb = BasicBlock::Create(b.getContext(), "joined", f);
-  b.CreateCondBr(cond, fb, sb, MDBuilder(b.getContext()).createBranchWeights(1 << 20, 1));
-  b.SetInsertPoint(fb);
-  Value* x = fast();
-  fb = b.GetInsertBlock();
-  b.CreateBr(jb);
-  b.SetInsertPoint(sb);
-  Value* y = c.slow(args);
-  sb = b.GetInsertBlock();
-  b.CreateBr(jb);
-  b.SetInsertPoint(jb);
-  PHINode* phi = b.CreatePHI(b.getInt64Ty(), 2);
-  phi->addIncoming(x, fb);
-  phi->addIncoming(y, sb);
-  return phi;
+  return rt::likelyOr(c.b, cond, fast, [&] { return c.slow(args); });
 }
 
 Value* bothImm(IRBuilder<>& b, Value* x, Value* y) {

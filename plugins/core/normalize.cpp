@@ -7,6 +7,7 @@
 #include <cstring>
 
 #include "axiom.hpp"
+#include "compare.hpp"
 #include "core_plugin.hpp"
 #include "eval.hpp"
 #include "literal.hpp"
@@ -33,19 +34,6 @@ struct Mpz {
 
 // Nat ---------------------------------------------------------------------
 enum class Arith { Add, Sub, Mul, Div, Mod };
-enum class Cmp { Eq, Ne, Lt, Le, Gt, Ge };
-
-template <class T> bool compare(Cmp c, T a, T b) {
-  switch (c) {
-  case Cmp::Eq: return a == b;
-  case Cmp::Ne: return a != b;
-  case Cmp::Lt: return a < b;
-  case Cmp::Le: return a <= b;
-  case Cmp::Gt: return a > b;
-  case Cmp::Ge: return a >= b;
-  }
-  return false;
-}
 
 template <Arith op> Val* natArith(World& w, Val* const* a) {
   Val *x = a[0], *y = a[1];

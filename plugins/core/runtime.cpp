@@ -8,6 +8,7 @@
 #include <cstring>
 #include <string>
 
+#include "compare.hpp"
 #include "core_plugin.hpp"
 #include "prims.hpp"
 
@@ -72,19 +73,7 @@ int natCompare(const V* a) {
   return (c > 0) - (c < 0);
 }
 
-enum class Cmp { Eq, Ne, Lt, Le, Gt, Ge };
-template <class T> bool cmp(Cmp c, T x, T y) {
-  switch (c) {
-  case Cmp::Eq: return x == y;
-  case Cmp::Ne: return x != y;
-  case Cmp::Lt: return x < y;
-  case Cmp::Le: return x <= y;
-  case Cmp::Gt: return x > y;
-  case Cmp::Ge: return x >= y;
-  }
-  return false;
-}
-template <Cmp c> V natCmp(const V* a, uint32_t) { return ofBool(cmp(c, natCompare(a), 0)); }
+template <Cmp c> V natCmp(const V* a, uint32_t) { return ofBool(compare(c, natCompare(a), 0)); }
 
 // I64 (wrapping) --------------------------------------------------------------
 V i64Add(const V* a, uint32_t) { return ofI64(int64_t(uint64_t(toI64(a[0])) + uint64_t(toI64(a[1])))); }
@@ -96,18 +85,18 @@ template <bool Mod> V i64Div(const V* a, uint32_t span) {
   if (y == -1) return ofI64(Mod ? 0 : int64_t(0 - uint64_t(x))); // INT64_MIN / -1 wraps
   return ofI64(Mod ? x % y : x / y);
 }
-template <Cmp c> V i64Cmp(const V* a, uint32_t) { return ofBool(cmp(c, toI64(a[0]), toI64(a[1]))); }
+template <Cmp c> V i64Cmp(const V* a, uint32_t) { return ofBool(compare(c, toI64(a[0]), toI64(a[1]))); }
 
 // F64 -------------------------------------------------------------------------
 V f64Add(const V* a, uint32_t) { return ofF64(toF64(a[0]) + toF64(a[1])); }
 V f64Sub(const V* a, uint32_t) { return ofF64(toF64(a[0]) - toF64(a[1])); }
 V f64Mul(const V* a, uint32_t) { return ofF64(toF64(a[0]) * toF64(a[1])); }
 V f64Div(const V* a, uint32_t) { return ofF64(toF64(a[0]) / toF64(a[1])); }
-template <Cmp c> V f64Cmp(const V* a, uint32_t) { return ofBool(cmp(c, toF64(a[0]), toF64(a[1]))); }
+template <Cmp c> V f64Cmp(const V* a, uint32_t) { return ofBool(compare(c, toF64(a[0]), toF64(a[1]))); }
 V f64Sqrt(const V* a, uint32_t) { return ofF64(std::sqrt(toF64(a[0]))); }
 
-template <Cmp c> V wordCmp(const V* a, uint32_t) { return ofBool(cmp(c, a[0], a[1])); }
-template <Cmp c> V strCmp(const V* a, uint32_t) { return ofBool(cmp(c, toStr(a[0]), toStr(a[1]))); }
+template <Cmp c> V wordCmp(const V* a, uint32_t) { return ofBool(compare(c, a[0], a[1])); }
+template <Cmp c> V strCmp(const V* a, uint32_t) { return ofBool(compare(c, toStr(a[0]), toStr(a[1]))); }
 
 // Conversions -------------------------------------------------------------------
 V natToI64(const V* a, uint32_t span) {
