@@ -152,6 +152,7 @@ public:
   void remove(const std::vector<TopId>& ids) override;
   void prepare() override {
     if (!started_) start();
+    warmUp();
   }
   std::string ir(TopId id) override {
     auto it = compiled_.find(id);
@@ -167,6 +168,8 @@ private:
   };
 
   WorkerInfo workerInfo(Runtime& rt, TopId id);
+  static void optimize(Module& m);
+  void warmUp();
   MType machineType(World& w, Val* ty);
 
   const JitOptions& opts_;
@@ -179,6 +182,55 @@ private:
   friend class FnCompiler;
   friend class ModuleCompiler;
 };
+
+// O2 with the new pass manager.
+void LlvmBackend::optimize(Module& m) {
+  LoopAnalysisManager lam;
+  FunctionAnalysisManager fam;
+  CGSCCAnalysisManager cam;
+  ModuleAnalysisManager mam;
+  PassBuilder pb;
+  pb.registerModuleAnalyses(mam);
+  pb.registerCGSCCAnalyses(cam);
+  pb.registerFunctionAnalyses(fam);
+  pb.registerLoopAnalyses(lam);
+  pb.crossRegisterProxies(lam, fam, cam, mam);
+  pb.buildPerModuleDefaultPipeline(OptimizationLevel::O2).run(m, mam);
+}
+
+// Optimizes and compiles a small function once and throws it away: LLVM's
+// first compilation initializes a lot (pass registries, the code generator),
+// and prepare() does it in the background instead of at the first hot call.
+void LlvmBackend::warmUp() {
+  if (!jit_) return;
+  auto ctx = std::make_unique<LLVMContext>();
+  auto mod = std::make_unique<Module>("thorin.warmup", *ctx);
+  mod->setDataLayout(jit_->getDataLayout());
+  Type* i64 = Type::getInt64Ty(*ctx);
+  Function* f = Function::Create(FunctionType::get(i64, {i64}, false), Function::ExternalLinkage,
+                                 "thorin_warmup", *mod);
+  IRBuilder<> b(BasicBlock::Create(*ctx, "entry", f));
+  Value* x = f->getArg(0);
+  BasicBlock* t = BasicBlock::Create(*ctx, "t", f);
+  BasicBlock* e = BasicBlock::Create(*ctx, "e", f);
+  b.CreateCondBr(b.CreateICmpSLT(x, b.getInt64(2)), t, e);
+  b.SetInsertPoint(t);
+  b.CreateRet(x);
+  b.SetInsertPoint(e);
+  Value* r = b.CreateCall(f, {b.CreateSub(x, b.getInt64(1))});
+  b.CreateRet(b.CreateAdd(r, b.CreateCall(f, {b.CreateSub(x, b.getInt64(2))})));
+  optimize(*mod);
+  auto tracker = jit_->getMainJITDylib().createResourceTracker();
+  if (auto err = jit_->addIRModule(tracker, orc::ThreadSafeModule(std::move(mod), std::move(ctx)))) {
+    consumeError(std::move(err));
+    return;
+  }
+  if (auto sym = jit_->lookup("thorin_warmup"))
+    (void)sym;
+  else
+    consumeError(sym.takeError());
+  if (auto err = tracker->remove()) consumeError(std::move(err));
+}
 
 MType LlvmBackend::machineType(World& w, Val* ty) {
   Val* f = forceAll(w, ty);
@@ -742,20 +794,7 @@ Code LlvmBackend::compile(Runtime& rt, TopId id) {
                           name, vs.str().substr(0, 200));
     return nullptr;
   }
-  // O2 with the new pass manager.
-  {
-    LoopAnalysisManager lam;
-    FunctionAnalysisManager fam;
-    CGSCCAnalysisManager cam;
-    ModuleAnalysisManager mam;
-    PassBuilder pb;
-    pb.registerModuleAnalyses(mam);
-    pb.registerCGSCCAnalyses(cam);
-    pb.registerFunctionAnalyses(fam);
-    pb.registerLoopAnalyses(lam);
-    pb.crossRegisterProxies(lam, fam, cam, mam);
-    pb.buildPerModuleDefaultPipeline(OptimizationLevel::O2).run(*mod, mam);
-  }
+  optimize(*mod);
   std::string ir;
   raw_string_ostream os(ir);
   mod->print(os, nullptr);
