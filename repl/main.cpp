@@ -38,7 +38,7 @@ options:
   --time          print parse and elaboration time per file ([elabtime] per entry)
   --no-prelude    do not load the prelude
   --jit=MODE      off | lazy (compile hot functions, the default) | eager
-  --jit-threshold N   calls before a function is compiled (default 2)
+  --jit-threshold N   calls before a function is compiled (default 100)
   --jit-stats     print each compilation (name, time) to stderr
   -h, --help      show this help
   --version       show the version

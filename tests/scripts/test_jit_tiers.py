@@ -36,7 +36,8 @@ def main():
     thorin = os.path.abspath(sys.argv[1])
 
     # Tier-up at the threshold, cross-tier calls, invalidation of dependents.
-    out = repl(thorin, """sq : I64 → I64 = λ n. n * n
+    out = repl(thorin, """:set jit-threshold 2
+sq : I64 → I64 = λ n. n * n
 quad : I64 → I64 = λ n. sq (sq n)
 :eval quad 3
 :eval quad 3
@@ -57,7 +58,8 @@ sq : I64 → I64 = λ n. n + n
     expect(lines[-2:] == ["10", "81"], "the new sq is used; the old quad keeps the old sq", out)
 
     # :llvm shows the worker of a first-order function: native arithmetic.
-    out = repl(thorin, """fib : I64 → I64 = λ n. if n < 2 then n else fib (n - 1) + fib (n - 2)
+    out = repl(thorin, """:set jit-threshold 2
+fib : I64 → I64 = λ n. if n < 2 then n else fib (n - 1) + fib (n - 2)
 :eval fib 10
 :eval fib 10
 :llvm fib
