@@ -12,7 +12,11 @@ import tempfile
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 PIECES = ["λ", "\\", ".", "(", ")", "{", "}", "→", "->", "×", ",", ":", "=", ";", "_", "U",
           "let", "\n", "\n  ", " ", "x", "{A = B}", ".1", ".2", ".x", "{-", "-}", "--", "\"",
-          ".check ", ".nf ", ".ax ", ".import ", "Γ", "\xff", "[elabtime]", "?", "%", "0", "1.5"]
+          ".check ", ".nf ", ".ax ", ".import ", "Γ", "\xff", "[elabtime]", "?", "%", "0", "1.5",
+          # builtin data and running programs
+          " + ", " * ", " / 0", " - ", " == ", " < ", " && ", "if ", " then ", " else ", "[", "]",
+          "[1, 2]", "\"s\"", "1e400", "9223372036854775808", "(x : I64)", "idx 7", "get ",
+          ".eval ", "%core.nat.add", "natElim", "build 3", "fib"]
 
 
 def mutate(rng, text):
@@ -40,6 +44,7 @@ def main():
     thorin = os.path.abspath(sys.argv[1])
     count = int(os.environ.get("THORIN_FUZZ_COUNT", "400"))
     seeds = sorted(glob.glob(os.path.join(ROOT, "tests/golden/*.thorin")) +
+                   glob.glob(os.path.join(ROOT, "tests/run/*.thorin")) +
                    glob.glob(os.path.join(ROOT, "examples/*.thorin")))
     texts = [open(s, encoding="utf-8").read() for s in seeds] or ["id : {A : U} → A → A = λ x. x\n"]
     rng = random.Random(20261121)
@@ -50,19 +55,24 @@ def main():
             text = mutate(rng, rng.choice(texts))
             with open(path, "w", encoding="utf-8", errors="surrogateescape") as f:
                 f.write(text)
+            # Every fourth case also runs, with everything compiled at once:
+            # exit 2 (a located run-time error) is then allowed too.
+            run = n % 4 == 3
+            cmd = [thorin, "run", "--jit=eager", "m.thorin"] if run else [thorin, "check", "m.thorin"]
             try:
-                p = subprocess.run([thorin, "check", "m.thorin"], cwd=d, stdout=subprocess.PIPE,
-                                   stderr=subprocess.STDOUT, timeout=60)
+                p = subprocess.run(cmd, cwd=d, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                   timeout=60)
             except subprocess.TimeoutExpired:
                 print(f"case {n}: timeout\n---\n{text}\n---")
                 bad += 1
                 continue
             out = p.stdout.decode("utf-8", "replace")
-            if p.returncode not in (0, 1) or "internal error" in out or "runtime error" in out \
+            ok = (0, 1, 2) if run else (0, 1)
+            if p.returncode not in ok or "internal error" in out or "runtime error" in out \
                     or "Sanitizer" in out:
                 print(f"case {n}: exit {p.returncode}\n{out[:2000]}\n--- input ---\n{text}\n---")
                 bad += 1
-            elif p.returncode == 1 and ": error: " not in out:
+            elif p.returncode in (1, 2) and ": error: " not in out:
                 print(f"case {n}: exit 1 without a located error\n{out[:2000]}")
                 bad += 1
     print(f"{count} damaged programs, {bad} failures")
