@@ -1,0 +1,97 @@
+// Builtin data below the surface: literal lexing and printing, the core
+// plugin's normalizers and operator table, the run-time word representation.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <limits>
+
+#include "axiom.hpp"
+#include "core_plugin.hpp"
+#include "lexer.hpp"
+#include "literal.hpp"
+#include "rt.hpp"
+
+using namespace thorin;
+
+static std::vector<std::string> texts(const std::string& text) {
+  Source src("t", text);
+  Lexer lx(src);
+  std::vector<std::string> out;
+  for (auto& t : lx.all())
+    if (t.kind != Tok::Eof) out.push_back(text.substr(t.begin, t.end - t.begin));
+  return out;
+}
+
+TEST_CASE("lexer: numbers, exponents, projections and binder dots") {
+  CHECK(texts("1.5 2e9 2.5E-3") == std::vector<std::string>{"1.5", "2e9", "2.5E-3"});
+  CHECK(texts("t.1.2") == std::vector<std::string>{"t", ".", "1", ".", "2"});
+  CHECK(texts("λ x. 1.5") == std::vector<std::string>{"λ", "x", ".", "1.5"});
+  CHECK(texts("a+b <= c") == std::vector<std::string>{"a", "+", "b", "<=", "c"});
+  CHECK(texts("%core.nat.add x % y") == std::vector<std::string>{"%core.nat.add", "x", "%", "y"});
+}
+
+TEST_CASE("literals print as .eval shows them") {
+  CHECK(showF64(2.0) == "2.0");
+  CHECK(showF64(0.1) == "0.1");
+  CHECK(showF64(1e20) == "1e+20");
+  CHECK(showF64(-0.5) == "-0.5");
+  CHECK(showF64(std::numeric_limits<double>::infinity()) == "inf");
+  CHECK(showF64(std::nan("")) == "nan");
+  CHECK(quoteString("a\"b\\\n\t") == "\"a\\\"b\\\\\\n\\t\"");
+  CHECK(unescape("a\\nb\\\"") == "a\nb\"");
+  CHECK(showLit(LitKind::I64, uint64_t(-5), nullptr) == "-5");
+  CHECK(showLit(LitKind::Bool, 1, nullptr) == "true");
+}
+
+TEST_CASE("core plugin: operators resolve by operand type") {
+  plugins::registerCore();
+  auto& r = AxiomRegistry::get();
+  REQUIRE(r.operatorAxiom("+", "%core.I64"));
+  CHECK(*r.operatorAxiom("+", "%core.I64") == "%core.i64.add");
+  CHECK(*r.operatorAxiom("<", "%core.Nat") == "%core.nat.lt");
+  CHECK(*r.operatorAxiom("==", "%core.Bool") == "%core.bool.eq");
+  CHECK(r.operatorAxiom("%", "%core.F64") == nullptr); // no remainder on F64
+  CHECK(*r.operatorOf("%core.f64.mul") == "*");
+}
+
+TEST_CASE("core plugin: normalizers fold constants, keep identities, stay stuck on errors") {
+  plugins::registerCore();
+  World w;
+  auto& r = AxiomRegistry::get();
+  auto run = [&](const char* ax, std::vector<Val*> args) {
+    return r.find(ax)->norm(w, args.data());
+  };
+  auto i64 = [&](int64_t x) { return vLit(w, LitKind::I64, uint64_t(x)); };
+  auto nat = [&](uint64_t x) { return vLit(w, LitKind::Nat, x); };
+  Val* x = w.var(0); // a rigid variable
+
+  Val* s = run("%core.i64.add", {i64(INT64_MAX), i64(1)}); // wraps
+  REQUIRE(s);
+  CHECK(int64_t(s->bits) == INT64_MIN);
+  Val* q = run("%core.i64.div", {i64(INT64_MIN), i64(-1)}); // wraps, no trap
+  REQUIRE(q);
+  CHECK(int64_t(q->bits) == INT64_MIN);
+  CHECK(run("%core.i64.div", {i64(1), i64(0)}) == nullptr); // a run-time error: stuck here
+  CHECK(run("%core.nat.add", {x, nat(0)}) == x);              // n + 0 ▷ n
+  CHECK(run("%core.nat.mul", {nat(1), x}) == x);              // 1 * n ▷ n
+  Val* d = run("%core.nat.sub", {nat(3), nat(5)});            // truncated
+  REQUIRE(d);
+  CHECK(d->bits == 0);
+  Val* big = run("%core.nat.mul", {nat(UINT64_MAX), nat(UINT64_MAX)}); // to GMP
+  REQUIRE(big);
+  CHECK(LitKind(big->n) == LitKind::BigNat);
+  CHECK(showLit(LitKind::BigNat, 0, big->big) == "340282366920938463426481119284349108225");
+  CHECK(run("%core.nat.lt", {x, nat(3)}) == nullptr); // stuck on a variable
+}
+
+TEST_CASE("run-time words: immediates and boxes") {
+  using namespace rt;
+  CHECK(isImm(ofI64(5)));
+  CHECK(toI64(ofI64(-7)) == -7);
+  CHECK(!isImm(ofI64(INT64_MAX))); // beyond 63 bits: boxed
+  CHECK(toI64(ofI64(INT64_MAX)) == INT64_MAX);
+  CHECK(toF64(ofF64(2.5)) == 2.5);
+  CHECK(showNat(ofNat(uint64_t(1) << 63)) == "9223372036854775808");
+  CHECK(toStr(ofStr("abc")) == "abc");
+  resetHeap();
+}
