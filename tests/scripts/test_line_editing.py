@@ -53,9 +53,10 @@ def main():
             failures.append(f"name not completed: {out!r}")
         read_until(fd, "> ")
         os.write(fd, b"garbage")
-        time.sleep(0.2)
+        read_until(fd, "garbage", 5)        # echoed: the line holds it
         os.kill(pid, 2)                     # Ctrl-C clears the line
-        time.sleep(0.2)
+        read_until(fd, "> ", 5)             # the fresh prompt (on a busy machine this takes a while)
+        time.sleep(0.1)
         os.write(fd, b":t beta\n")
         out = read_until(fd, "beta : U")
         out += read_until(fd, "> ")  # keys typed before the prompt is back would race the tty mode
