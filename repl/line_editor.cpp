@@ -1,5 +1,9 @@
 #include "line_editor.hpp"
 
+#include <pthread.h>
+#include <signal.h>
+#include <sys/select.h>
+
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -36,16 +40,32 @@ static int getKey(FILE* f) {
     if (pending == int(sizeof kClear)) pending = -1;
     return c;
   }
+  // SIGINT is blocked except inside pselect, which unblocks it atomically:
+  // a Ctrl-C that arrives between the check of the flag and the wait still
+  // interrupts the wait (with a plain read() it would be noticed only after
+  // the next key, which would then land on the old line).
+  int fd = fileno(f);
+  sigset_t block, old;
+  sigemptyset(&block);
+  sigaddset(&block, SIGINT);
+  pthread_sigmask(SIG_BLOCK, &block, &old);
   while (true) {
-    unsigned char c;
-    ssize_t n = ::read(fileno(f), &c, 1);
-    if (n == 1) return c;
-    if (n == 0) return EOF;
-    if (errno == EINTR && gInterrupt.exchange(false)) {
+    if (gInterrupt.exchange(false)) {
+      pthread_sigmask(SIG_SETMASK, &old, nullptr);
       pending = 1;
       return kClear[0];
     }
-    if (errno != EINTR) return EOF;
+    fd_set in;
+    FD_ZERO(&in);
+    FD_SET(fd, &in);
+    int r = pselect(fd + 1, &in, nullptr, nullptr, nullptr, &old);
+    if (r < 0 && errno == EINTR) continue;
+    unsigned char c;
+    ssize_t n = r > 0 ? ::read(fd, &c, 1) : -1;
+    if (n < 0 && errno == EINTR) continue;
+    pthread_sigmask(SIG_SETMASK, &old, nullptr);
+    if (n == 1) return c;
+    return EOF;
   }
 }
 

@@ -1,11 +1,14 @@
 #!/usr/bin/env python3
 """The interactive REPL on a terminal: libedit prompt, tab completion of
 commands and names, Ctrl-C clearing the line, history saved to a file."""
+import fcntl
 import os
 import pty
 import select
+import struct
 import sys
 import tempfile
+import termios
 import time
 
 
@@ -25,6 +28,26 @@ def read_until(fd, needle, timeout=10.0):
             if needle.encode() in buf:
                 return buf.decode("utf-8", "replace")
     return buf.decode("utf-8", "replace")
+
+
+def wait_consumed(pid, timeout=10.0):
+    """Waits until the REPL has read everything typed so far: the input queue
+    of its terminal (its standard input, seen through /proc) is empty."""
+    end = time.time() + timeout
+    try:
+        slave = os.open(f"/proc/{pid}/fd/0", os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY)
+    except OSError:
+        time.sleep(0.5)
+        return
+    try:
+        while time.time() < end:
+            pending = struct.unpack("i", fcntl.ioctl(slave, termios.FIONREAD, b"\0" * 4))[0]
+            if pending == 0:
+                break
+            time.sleep(0.02)
+        time.sleep(0.1)  # and has redrawn the line
+    finally:
+        os.close(slave)
 
 
 def main():
@@ -53,7 +76,7 @@ def main():
             failures.append(f"name not completed: {out!r}")
         read_until(fd, "> ")
         os.write(fd, b"garbage")
-        read_until(fd, "garbage", 5)        # echoed: the line holds it
+        wait_consumed(pid)                  # libedit has read all of it: the line holds it
         os.kill(pid, 2)                     # Ctrl-C clears the line
         read_until(fd, "> ", 5)             # the fresh prompt (on a busy machine this takes a while)
         time.sleep(0.1)
