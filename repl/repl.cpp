@@ -405,7 +405,7 @@ void Repl::cmdSet(const std::string& a) {
 
 void Repl::cmdHelp(const std::string&) {
   out_ << "Type a definition (name : type = term), an expression (prints its normal form and\n"
-          "type), a directive (.check, .nf, .ax, .import), or a command:\n";
+          "type), a directive (.check, .nf, .eval, .ax, .import), or a command:\n";
   for (size_t i = 0; i < commands_.size(); ++i) {
     auto& c = commands_[i];
     if (!*c.help) continue;
