@@ -204,23 +204,14 @@ Raw* Parser::ifThenElse() {
   return r;
 }
 
-// Binary operators, loosest first; comparisons do not associate.
-static int opPrec(std::string_view s) {
-  if (s == "||") return 1;
-  if (s == "&&") return 2;
-  if (s == "==" || s == "!=" || s == "<" || s == "<=" || s == ">" || s == ">=") return 3;
-  if (s == "+" || s == "-") return 4;
-  if (s == "*" || s == "/" || s == "%") return 5;
-  return 0;
-}
-
+// Binary operators by precedence climbing; comparisons do not associate.
 Raw* Parser::operators(int minPrec) {
   uint32_t b = peek().begin;
   Raw* lhs = application();
   while (at(Tok::Op)) {
     Token o = peek();
     std::string_view s = std::string_view(src_.text).substr(o.begin, o.end - o.begin);
-    int p = opPrec(s);
+    int p = operatorPrecedence(s);
     if (p == 0)
       fail(span(o.begin, o.end), fmt::format("unknown operator '{}'", s),
            {"operators: || && == != < <= > >= + - * / %"});
@@ -233,7 +224,7 @@ Raw* Parser::operators(int minPrec) {
     r->lhs = lhs;
     r->rhs = rhs;
     lhs = r;
-    if (p == 3 && at(Tok::Op) && opPrec(std::string_view(src_.text).substr(
+    if (p == 3 && at(Tok::Op) && operatorPrecedence(std::string_view(src_.text).substr(
                                      peek().begin, peek().end - peek().begin)) == 3)
       fail(span(peek().begin, peek().end), "comparisons do not chain",
            {"add parentheses: (a < b) && (b < c)"});

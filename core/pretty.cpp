@@ -24,6 +24,9 @@ enum Prec {
   PAtom
 };
 
+// The printer's level of an operator (the parser's precedence, shifted).
+static int infixPrec(std::string_view s) { return POr - 1 + operatorPrecedence(s); }
+
 // Builtin operators print infix: `x + 1`, not `%core.nat.add x 1`.
 struct InfixOp {
   std::string_view sym;
@@ -33,13 +36,7 @@ static std::optional<InfixOp> infixOf(const TopEntry& e) {
   if (!e.axiom) return std::nullopt;
   const std::string* op = AxiomRegistry::get().operatorOf(e.axiom->name);
   if (!op) return std::nullopt;
-  std::string_view s = *op;
-  int p = s == "||" ? POr
-          : s == "&&" ? PAnd
-          : (s == "+" || s == "-") ? PAdd
-          : (s == "*" || s == "/" || s == "%") ? PMul
-                                               : PCmp;
-  return InfixOp{s, p};
+  return InfixOp{*op, infixPrec(*op)};
 }
 
 struct Printer {
@@ -418,11 +415,7 @@ struct RawPrinter {
     case RKind::BinOp: {
       auto* b = static_cast<const RBinOp*>(r);
       std::string_view s = str(b->op);
-      int p = s == "||"                                      ? POr
-              : s == "&&"                                    ? PAnd
-              : (s == "+" || s == "-")                       ? PAdd
-              : (s == "*" || s == "/" || s == "%")           ? PMul
-                                                             : PCmp;
+      int p = infixPrec(s);
       open(prec > p);
       print(b->lhs, p == PCmp ? PCmp + 1 : p);
       out += fmt::format(" {} ", s);

@@ -2,6 +2,7 @@
 // every node carries its source span. Allocated in the per-entry arena.
 #pragma once
 #include <string>
+#include <string_view>
 
 #include "names.hpp"
 #include "source.hpp"
@@ -88,6 +89,17 @@ struct RIf : Raw {
   Raw* then;
   Raw* els;
 };
+/// Binding strength of a binary operator, loosest first: || 1, && 2,
+/// comparisons 3 (non-associative), + - 4, * / % 5; 0 for an unknown one.
+inline int operatorPrecedence(std::string_view s) {
+  if (s == "||") return 1;
+  if (s == "&&") return 2;
+  if (s == "==" || s == "!=" || s == "<" || s == "<=" || s == ">" || s == ">=") return 3;
+  if (s == "+" || s == "-") return 4;
+  if (s == "*" || s == "/" || s == "%") return 5;
+  return 0;
+}
+
 struct RBinOp : Raw {
   Name op; // "+", "==", …
   Span opSpan;
