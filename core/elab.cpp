@@ -290,7 +290,7 @@ std::pair<Tm*, Val*> Elab::inferVar(Cxt& c, RVar* r) {
       t->n = c.lvl - l->lvl - 1;
       return {t, l->ty};
     }
-  int32_t top = w_.lookupTop(r->name);
+  int32_t top = w_.resolve(r->name);
   if (top >= 0) {
     Tm* t = mkTm(w_.perm, TTag::Top);
     t->n = uint32_t(top);

@@ -17,7 +17,7 @@
 namespace thorin {
 
 TopId Elab::builtin(const char* axiomName, Span where) {
-  int32_t id = w_.lookupTop(intern(axiomName));
+  int32_t id = w_.resolve(intern(axiomName));
   if (id < 0 || !w_.tops[id].axiom)
     fail(where, fmt::format("this needs the builtin '{}' of the core plugin, which is not loaded",
                             axiomName),

@@ -20,6 +20,11 @@ void signalInterrupt() {
   gInterrupt.store(true);
   gPollLimit = reinterpret_cast<char*>(~uintptr_t(0));
 }
+void clearInterrupt() {
+  gInterrupt.store(false);
+  gPollLimit = gStackLimit;
+}
+
 static char* gStackBase = nullptr;
 
 namespace {

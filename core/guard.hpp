@@ -23,6 +23,8 @@ extern char* gStackLimit; // lowest usable stack address of the elaboration thre
 extern char* volatile gPollLimit;
 /// Ctrl-C: sets gInterrupt and trips gPollLimit (async-signal-safe).
 void signalInterrupt();
+/// Forgets a pending interrupt (before starting new work).
+void clearInterrupt();
 
 inline void guard() {
   char probe;

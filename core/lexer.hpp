@@ -51,7 +51,13 @@ struct Token {
 
 class Lexer {
 public:
-  explicit Lexer(const Source& src) : src_(src), text_(src.text) {}
+  explicit Lexer(const Source& src) : src_(src), text_(src.text) {
+    // A script's `#!/usr/bin/env thorin` line is not part of the program.
+    if (text_.starts_with("#!") && !src.path.starts_with("<interactive")) {
+      size_t nl = text_.find('\n');
+      pos_ = uint32_t(nl == std::string_view::npos ? text_.size() : nl);
+    }
+  }
   /// Lexes the next top-level entry (all tokens up to the next column-0 token)
   /// into `out`, terminated by an Eof token. Returns false at end of file.
   bool nextEntry(std::vector<Token>& out);

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
+#include <sstream>
 
 #ifndef THORIN_PRELUDE_DIR
 #define THORIN_PRELUDE_DIR "prelude"
@@ -29,7 +30,10 @@ std::string preludeDir() {
 Session::Session(std::ostream& out, std::ostream& err, Options o) : opts(o), out_(out), err_(err) {
   world_ = std::make_unique<World>();
   top_ = std::make_unique<TopLevel>(*world_, out_, err_, opts);
-  if (opts.prelude) loadPrelude(*top_);
+  if (opts.prelude)
+    loadPrelude(*top_);
+  else
+    world_->markPrelude();
 }
 
 Session::~Session() = default;
@@ -37,38 +41,70 @@ Session::~Session() = default;
 bool Session::loadPrelude(TopLevel& tl) {
   std::error_code ec;
   std::vector<std::string> files;
-  if (!tl.loadPlugin(pluginDir(), "core")) return false;
+  bool ok = tl.loadPlugin(pluginDir(), "core");
   for (auto& e : fs::directory_iterator(preludeDir(), ec))
     if (e.path().extension() == ".thorin") files.push_back(e.path().string());
   std::sort(files.begin(), files.end());
   for (auto& f : files)
-    if (!tl.loadFile(f, {}, true)) return false;
-  tl.world().preludeMetas = tl.world().metas.size();
-  return true;
+    if (ok && !tl.loadFile(f, {}, true)) ok = false;
+  tl.world().markPrelude();
+  return ok;
+}
+
+size_t Session::usedBytes() const {
+  size_t n = world_->perm.used();
+  for (auto& s : world_->sources)
+    n += s->text.size();
+  return n;
 }
 
 bool Session::load(const std::vector<std::string>& files) {
   world_->scratch.clear(0); // the old world's values are not needed any more
   files_ = files;           // the target of `:r`, even if this load fails
   if (pristine_) {
-    // Nothing but the prelude yet: load into this world, roll back on failure.
-    auto snap = world_->snapshot();
-    for (auto& f : files)
-      if (!top_->loadFile(f)) {
-        world_->rollback(snap);
-        return false;
-      }
+    // Nothing but the prelude yet: load into this world (all or nothing).
+    if (!top_->load(files)) return false;
     pristine_ = false;
+    liveBytes_ = usedBytes();
     return true;
   }
   auto w = std::make_unique<World>();
   auto tl = std::make_unique<TopLevel>(*w, out_, err_, opts);
   if (opts.prelude && !loadPrelude(*tl)) return false;
-  for (auto& f : files)
-    if (!tl->loadFile(f)) return false;
+  if (!opts.prelude) w->markPrelude();
+  if (!tl->load(files)) return false;
   top_ = std::move(tl);
   world_ = std::move(w);
+  liveBytes_ = usedBytes();
   return true;
+}
+
+ReloadReport Session::reload(bool full) {
+  // What the files print comes after the summary line: collect it.
+  std::ostringstream buf;
+  auto* saved = out_.rdbuf(buf.rdbuf());
+  struct Restore {
+    std::ostream& o;
+    std::streambuf* b;
+    ~Restore() { o.rdbuf(b); }
+  } restore{out_, saved};
+  ReloadReport rep;
+  full = full || pristine_ || top_->records().empty() || usedBytes() > 2 * liveBytes_ + (1 << 20);
+  if (full) {
+    Timer t;
+    rep.full = true;
+    rep.ok = load(files_);
+    rep.seconds = t.seconds();
+    if (rep.ok)
+      for (auto& f : top_->records())
+        rep.total += f.entries.size();
+    rep.rechecked = rep.total;
+  } else {
+    world_->scratch.clear(0);
+    rep = top_->reload(files_);
+  }
+  rep.output = buf.str();
+  return rep;
 }
 
 } // namespace thorin

@@ -23,8 +23,14 @@ public:
 
   /// Replaces the world by prelude + `files`; on failure keeps the old one.
   bool load(const std::vector<std::string>& files);
-  bool reload() { return load(files_); }
+  /// Loads the files of the last load again, incrementally (TopLevel::reload),
+  /// or into a fresh world when `full`, when there is nothing to build on, or
+  /// when what reloads replaced takes as much memory as what is live. What
+  /// the files print goes into the report, to be shown after its summary.
+  ReloadReport reload(bool full = false);
   const std::vector<std::string>& files() const { return files_; }
+  /// The files to watch for changes (canonical paths).
+  std::vector<std::string> watchedFiles() const { return top_->watchedFiles(); }
 
 private:
   bool loadPrelude(TopLevel& tl);
@@ -34,6 +40,8 @@ private:
   std::unique_ptr<TopLevel> top_;
   std::vector<std::string> files_;
   bool pristine_ = true; // the world holds only the prelude
+  size_t liveBytes_ = 0;  // memory of the world after its last full load
+  size_t usedBytes() const;
 };
 
 /// Directory of the prelude (THORIN_PRELUDE_DIR overrides the built-in path).

@@ -14,6 +14,7 @@
 #include "elab.hpp"
 #include "eval.hpp"
 #include "guard.hpp"
+#include "literal.hpp"
 #include "parser.hpp"
 #include "pretty.hpp"
 
@@ -86,10 +87,26 @@ static bool readFile(const std::string& path, std::string& out) {
   return true;
 }
 
+bool TopLevel::load(const std::vector<std::string>& files) {
+  auto snap = w_.snapshot();
+  attempted_.clear();
+  for (auto& f : files)
+    if (!loadFile(f)) {
+      w_.rollback(snap);
+      staging_.clear();
+      return false;
+    }
+  for (auto& r : staging_)
+    records_.push_back(std::move(r));
+  staging_.clear();
+  return true;
+}
+
 bool TopLevel::loadFile(const std::string& path, Span from, bool prelude) {
   std::error_code ec;
   std::string canon = fs::weakly_canonical(fs::path(path), ec).string();
   if (ec) canon = path;
+  if (!prelude) attempted_.push_back(canon);
   if (auto it = std::find(loading_.begin(), loading_.end(), canon); it != loading_.end()) {
     std::string cycle;
     for (auto i = it; i != loading_.end(); ++i)
@@ -117,7 +134,14 @@ bool TopLevel::loadSource(const std::string& path, std::string text, const std::
                      : prelude        ? "<prelude>/" + fs::path(path).filename().string()
                                       : path;
   fs::path importBase = prelude ? fs::path(canon).parent_path() : fs::path(path).parent_path();
-  const Source* src = w_.addSource(shown, std::move(text));
+  // A reload of an unchanged file keeps its source (and so every position in it).
+  auto old = report_ ? old_.find(canon) : old_.end();
+  const Source* src = old != old_.end() && old->second.rec->src->text == text
+                          ? old->second.rec->src
+                          : w_.addSource(shown, std::move(text));
+  bool record = opts_.trackDependencies && !prelude;
+  size_t file = staging_.size();
+  if (record) staging_.push_back(FileRecord{canon, src, {}});
   w_.loadedFiles.push_back(canon);
   loading_.push_back(canon);
   loadingShown_.push_back(shown);
@@ -145,6 +169,7 @@ bool TopLevel::loadSource(const std::string& path, std::string text, const std::
       return false;
     }
     parseT += t.seconds();
+    uint32_t begin = signature ? signature->span.begin : e.span.begin;
     if (!completeSignature(signature, more ? &e : nullptr)) return false;
     if (!more) break;
     if (e.kind == EntryKind::Signature) continue;
@@ -153,9 +178,20 @@ bool TopLevel::loadSource(const std::string& path, std::string text, const std::
       continue;
     }
     Timer te;
+    bool isDef = record && (e.kind == EntryKind::Def || e.kind == EntryKind::Postulate);
+    Reuse reuse = isDef ? keepEntry(e, src, begin, file) : Reuse::NewText;
+    if (reuse == Reuse::Kept) {
+      elabT += te.seconds();
+      continue;
+    }
+    std::vector<std::pair<uint32_t, int32_t>> lookups;
+    if (isDef) w_.lookupLog = &lookups;
+    uint32_t spansBegin = uint32_t(w_.spans.size());
     bool ok = runEntry(e, prelude);
+    w_.lookupLog = nullptr;
     elabT += te.seconds();
     if (!ok) return false;
+    if (isDef) recordEntry(e, begin, file, reuse == Reuse::SameText, lookups, spansBegin);
   }
   parseSeconds += parseT;
   elabSeconds += elabT;
@@ -219,6 +255,7 @@ void TopLevel::define(const Entry& e, bool prelude) {
   Tm* def = nullptr;
   const AxiomDef* axiom = nullptr;
   int32_t self = -1; // a definition with a signature is in scope in its own body
+  int32_t shadowed = w_.lookupTop(e.name);
   if (e.kind == EntryKind::Postulate) {
     axiom = bindAxiom(e);
     ty = el.check(c, e.ty, vUniverse());
@@ -238,15 +275,8 @@ void TopLevel::define(const Entry& e, bool prelude) {
   }
   el.requireSolved(firstMeta);
   TopId id;
-  int32_t shadowed = w_.lookupTop(e.name);
   if (self >= 0) {
     id = TopId(self);
-    shadowed = -1;
-    for (int32_t k = self - 1; k >= 0; --k) // (the provisional entry shadows already)
-      if (w_.tops[k].name == e.name) {
-        shadowed = k;
-        break;
-      }
     w_.tops[id].def = def;
     w_.tops[id].stamp = ++w_.stamps;
     if (opts_.runner) opts_.runner->invalidate(w_, id); // it was a postulate until now
@@ -262,7 +292,8 @@ void TopLevel::define(const Entry& e, bool prelude) {
     id = w_.addTop(std::move(te));
   }
   // A redefinition drops the old definition's compiled code (and its users').
-  if (shadowed >= 0 && opts_.runner) opts_.runner->invalidate(w_, TopId(shadowed));
+  // (A reload drops the code of what it replaced when it commits.)
+  if (shadowed >= 0 && opts_.runner && !report_) opts_.runner->invalidate(w_, TopId(shadowed));
   // In a plugin's file, `Nat = %core.Nat` names the axiom for printing.
   if (!plugin_.empty() && def && def->tag == TTag::Top && w_.tops[def->n].axiom)
     w_.tops[def->n].alias = int32_t(id);
@@ -307,7 +338,66 @@ void TopLevel::evalQuery(Raw* r) {
   out_ << opts_.runner->run(w_, t, ty, r->span) << "\n";
 }
 
-bool TopLevel::evalMain(TopId id) {
+// The head axiom of a type (`%core.Array` for `Array n String`), or "".
+static std::string_view headAxiom(World& w, Val* v) {
+  v = forceAll(w, v);
+  if (v->tag != VTag::Top || !w.tops[v->n].axiom) return {};
+  return w.tops[v->n].axiom->name;
+}
+
+static bool isArrayOfStrings(World& w, Val* v) {
+  Val* f = forceAll(w, v);
+  return headAxiom(w, f) == "%core.Array" && f->sp && f->sp->len == 2 &&
+         headAxiom(w, f->sp->arg) == "%core.String";
+}
+
+// Applies `main` to the program's arguments: `main : {n : Nat} → Array n
+// String → R` gets n and the arguments, `main : Array k String → R` exactly
+// k arguments; any other main takes none.
+static Tm* applyToArgs(World& w, Tm* t, Val*& ty, const std::vector<std::string>& args, Span where) {
+  auto app = [&](Tm* f, Tm* x, Icit i) {
+    Tm* a = mkTm(w.scratch, TTag::App);
+    a->a = f;
+    a->b = x;
+    a->icit = i;
+    return a;
+  };
+  Val* f = forceAll(w, ty);
+  if (f->tag == VTag::Pi && headAxiom(w, f->a) == "%core.Nat") {
+    Val* n = vLit(w, LitKind::Nat, args.size());
+    Val* rest = forceAll(w, apply(w, f, n));
+    if (rest->tag == VTag::Pi && isArrayOfStrings(w, rest->a)) {
+      t = app(t, tmOfLit(w.scratch, n), f->icit);
+      f = rest;
+    }
+  }
+  if (f->tag == VTag::Pi && isArrayOfStrings(w, f->a)) {
+    Val* len = forceAll(w, forceAll(w, f->a)->sp->prev->arg);
+    if (len->tag != VTag::Lit || LitKind(len->n) != LitKind::Nat)
+      fail(where, "main takes an array of arguments whose length is not known",
+           {"declare `main : {n : Nat} → Array n String → …`"});
+    if (len->bits != args.size())
+      fail(where, fmt::format("main takes {} argument{}, but {} {} given", len->bits,
+                              len->bits == 1 ? "" : "s", args.size(),
+                              args.size() == 1 ? "was" : "were"));
+    Tm* arr = mkTm(w.scratch, TTag::Arr);
+    arr->n = uint32_t(args.size());
+    arr->elems = w.scratch.array<Tm*>(args.size());
+    for (size_t i = 0; i < args.size(); ++i)
+      arr->elems[i] = tmOfLit(w.scratch, vStr(w, args[i]));
+    t = app(t, arr, f->icit);
+    ty = apply(w, f, eval(w, nullptr, arr));
+    return t;
+  }
+  if (!args.empty())
+    fail(where, fmt::format("main takes no arguments, but {} {} given", args.size(),
+                            args.size() == 1 ? "was" : "were"),
+         {"declare `main : {n : Nat} → Array n String → …` to receive them"});
+  ty = f;
+  return t;
+}
+
+bool TopLevel::evalMain(TopId id, const std::vector<std::string>& args) {
   const TopEntry& e = w_.tops[id];
   return transaction(w_, *this, e.span, false, [&] {
     w_.beginEntry();
@@ -315,10 +405,9 @@ bool TopLevel::evalMain(TopId id) {
     Tm* t = mkTm(w_.scratch, TTag::Top);
     t->n = id;
     Val* ty = w_.topType(id);
+    t = applyToArgs(w_, t, ty, args, e.span);
     std::string s = opts_.runner->run(w_, t, ty, e.span);
-    Val* f = forceAll(w_, ty);
-    bool unit = f->tag == VTag::Top && w_.tops[f->n].axiom && w_.tops[f->n].axiom->name == "%core.Unit";
-    if (!unit) out_ << s << "\n";
+    if (headAxiom(w_, ty) != "%core.Unit") out_ << s << "\n";
   });
 }
 
@@ -362,10 +451,7 @@ bool TopLevel::replInput(const std::string& text, bool* incomplete) {
   }
   if (e.kind == EntryKind::Import) {
     w_.rollback(snap);
-    auto snap2 = w_.snapshot();
-    if (loadFile(resolveImport(e.path))) return true;
-    w_.rollback(snap2);
-    return false;
+    return load({resolveImport(e.path)});
   }
   bool keep = e.kind == EntryKind::Def || e.kind == EntryKind::Postulate;
   bool ok = transaction(w_, *this, e.span, true, [&] { elaborate(e, false); });

@@ -32,6 +32,29 @@ TopId World::addTop(TopEntry e) {
   return id;
 }
 
+void World::bind(TopId id) {
+  Name n = tops[id].name;
+  if (topByName_.size() <= n.id) topByName_.resize(n.id + 1, -1);
+  if (topByName_[n.id] == int32_t(id)) return;
+  undo_.push_back({n.id, topByName_[n.id]});
+  topByName_[n.id] = int32_t(id);
+}
+
+void World::markPrelude() {
+  preludeScope_ = topByName_;
+  preludeLoaded = loadedFiles.size();
+  preludeMetas = metas.size();
+}
+
+void World::resetScope() {
+  for (uint32_t n = 0; n < topByName_.size(); ++n) {
+    int32_t want = n < preludeScope_.size() ? preludeScope_[n] : -1;
+    if (topByName_[n] == want) continue;
+    undo_.push_back({n, topByName_[n]});
+    topByName_[n] = want;
+  }
+}
+
 const Source* World::addSource(std::string path, std::string text) {
   sources.push_back(std::make_unique<Source>(std::move(path), std::move(text)));
   return sources.back().get();

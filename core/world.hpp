@@ -24,6 +24,7 @@ struct TopEntry {
   int32_t alias = -1; // an axiom: the definition `Nat = %core.Nat` naming it, for printing
   uint64_t stamp = 0; // unique per (entry, definition): ids are reused after a rollback
   int8_t closedCallable = -1; // a function on builtin data (see World::closedCall); -1: unknown
+  bool retired = false; // replaced by a reload: out of scope for good (its id stays valid)
   // Values cached for the current scratch epoch.
   uint32_t epoch = 0;
   Val* tyVal = nullptr;
@@ -72,6 +73,10 @@ struct MetaEntry {
 
 class World {
 public:
+  struct Snapshot {
+    Arena::Mark perm;
+    size_t tops, metas, undo, sources, loaded;
+  };
   World();
   World(const World&) = delete;
   World& operator=(const World&) = delete;
@@ -107,6 +112,25 @@ public:
 
   /// Latest top-level definition with this name, or -1.
   int32_t lookupTop(Name n) const { return n.id < topByName_.size() ? topByName_[n.id] : -1; }
+  /// lookupTop for the elaborator: the lookup is logged in `lookupLog` (if
+  /// set), which is what an incremental reload checks to keep an entry.
+  int32_t resolve(Name n) {
+    int32_t id = lookupTop(n);
+    if (lookupLog) lookupLog->push_back({n.id, id});
+    return id;
+  }
+  std::vector<std::pair<uint32_t, int32_t>>* lookupLog = nullptr;
+  /// Brings an existing entry back into scope under its name (a reload keeps
+  /// it); undone by a rollback.
+  void bind(TopId id);
+  /// The scope as the prelude left it: reloads start from there.
+  void markPrelude();
+  /// Returns to the prelude's scope (undone by a rollback).
+  void resetScope();
+  /// Forgets how to undo the name bindings made since `s` (a reload has been
+  /// committed: nothing will roll back past it).
+  void commitScope(const Snapshot& s) { undo_.resize(std::min(undo_.size(), s.undo)); }
+  size_t preludeLoaded = 0; // loadedFiles of the prelude
   TopId addTop(TopEntry e);
 
   const Source* addSource(std::string path, std::string text);
@@ -115,10 +139,6 @@ public:
   void beginEntry();
   bool frozen(MetaId m) const { return metas[m].block != block; }
 
-  struct Snapshot {
-    Arena::Mark perm;
-    size_t tops, metas, undo, sources, loaded;
-  };
   Snapshot snapshot() const;
   void rollback(const Snapshot& s);
 
@@ -151,6 +171,7 @@ private:
     int32_t old;
   };
   std::vector<Undo> undo_;
+  std::vector<int32_t> preludeScope_;
   std::vector<Val*> vars_;
   uint32_t varsEpoch_ = 0;
 };

@@ -202,13 +202,17 @@ Val* Runtime::closedCall(World& w, TopId id, Val* const* args, uint32_t n) {
 std::string Runtime::run(World& w, Tm* t, Val* ty, Span where) {
   useWorld(w);
   running_ = true;
+  runningProgram = true;
   struct NotRunning {
-    bool& r;
-    ~NotRunning() { r = false; }
-  } notRunning{running_};
+    Runtime& r;
+    ~NotRunning() {
+      r.running_ = false;
+      r.runningProgram = false;
+    }
+  } notRunning{*this};
   if (opts.mode == JitMode::Eager && backend)
     for (TopId id = 0; id < w.tops.size(); ++id)
-      if (!w.tops[id].prelude && w.tops[id].def) compile(id);
+      if (!w.tops[id].prelude && !w.tops[id].retired && w.tops[id].def) compile(id);
   ++epoch;
   struct Reset {
     ~Reset() { resetHeap(); }

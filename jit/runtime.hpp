@@ -3,6 +3,7 @@
 // by the JIT (tier 1) once a top-level function is hot. Implements core's
 // Runner interface, so core/ stays free of the JIT.
 #pragma once
+#include <atomic>
 #include <memory>
 #include <string>
 #include <vector>
@@ -90,6 +91,8 @@ public:
   std::vector<Global> globals;
   uint64_t epoch = 1;
   bool hadError = false; // a run-time error happened (exit status 2)
+  /// A program is running (read by the file watcher's thread).
+  std::atomic<bool> runningProgram{false};
 
 private:
   std::string show(V v, Val* ty);

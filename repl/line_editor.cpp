@@ -12,6 +12,7 @@
 #include <editline/readline.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 
 #include "guard.hpp"
@@ -20,6 +21,46 @@ namespace thorin {
 
 static LineEditor::Completer gCompleter;
 static std::vector<std::string> gMatches;
+static int gWakeFd = -1;
+static std::function<void()> gOnWake;
+
+// Waits until `fd` is readable, running the wake hook whenever the wake fd
+// is. SIGINT is blocked except inside pselect, which unblocks it atomically:
+// a Ctrl-C that arrives between the check of the flag and the wait still
+// interrupts the wait. Returns 1 when `fd` is readable, 0 on a Ctrl-C, -1 on
+// an error; `woke` tells whether the hook ran.
+static int waitReadable(int fd, bool* woke) {
+  sigset_t block, old;
+  sigemptyset(&block);
+  sigaddset(&block, SIGINT);
+  pthread_sigmask(SIG_BLOCK, &block, &old);
+  int result = -1;
+  while (true) {
+    if (gInterrupt.exchange(false)) {
+      result = 0;
+      break;
+    }
+    fd_set in;
+    FD_ZERO(&in);
+    FD_SET(fd, &in);
+    if (gWakeFd >= 0) FD_SET(gWakeFd, &in);
+    int r = pselect(std::max(fd, gWakeFd) + 1, &in, nullptr, nullptr, nullptr, &old);
+    if (r < 0 && errno == EINTR) continue;
+    if (r < 0) break;
+    if (gWakeFd >= 0 && FD_ISSET(gWakeFd, &in)) {
+      pthread_sigmask(SIG_SETMASK, &old, nullptr);
+      if (gOnWake) gOnWake();
+      if (woke) *woke = true;
+      pthread_sigmask(SIG_BLOCK, &block, nullptr);
+    }
+    if (FD_ISSET(fd, &in)) {
+      result = 1;
+      break;
+    }
+  }
+  pthread_sigmask(SIG_SETMASK, &old, nullptr);
+  return result;
+}
 
 static char* completionGenerator(const char* text, int state) {
   if (state == 0) {
@@ -30,8 +71,8 @@ static char* completionGenerator(const char* text, int state) {
   return nullptr;
 }
 
-// Reads one key. A Ctrl-C at the prompt (SIGINT interrupts the read) clears
-// the line and submits it, so the user gets a fresh prompt as in a shell.
+// Reads one key. A Ctrl-C at the prompt clears the line and submits it, so
+// the user gets a fresh prompt as in a shell.
 static int getKey(FILE* f) {
   static const char kClear[] = {0x01 /* C-a */, 0x0b /* C-k */, '\n'};
   static int pending = -1;
@@ -40,32 +81,20 @@ static int getKey(FILE* f) {
     if (pending == int(sizeof kClear)) pending = -1;
     return c;
   }
-  // SIGINT is blocked except inside pselect, which unblocks it atomically:
-  // a Ctrl-C that arrives between the check of the flag and the wait still
-  // interrupts the wait (with a plain read() it would be noticed only after
-  // the next key, which would then land on the old line).
   int fd = fileno(f);
-  sigset_t block, old;
-  sigemptyset(&block);
-  sigaddset(&block, SIGINT);
-  pthread_sigmask(SIG_BLOCK, &block, &old);
   while (true) {
-    if (gInterrupt.exchange(false)) {
-      pthread_sigmask(SIG_SETMASK, &old, nullptr);
+    bool woke = false;
+    int r = waitReadable(fd, &woke);
+    if (woke) rl_forced_update_display(); // the hook printed: redraw the prompt and line
+    if (r == 0) {
       pending = 1;
       return kClear[0];
     }
-    fd_set in;
-    FD_ZERO(&in);
-    FD_SET(fd, &in);
-    int r = pselect(fd + 1, &in, nullptr, nullptr, nullptr, &old);
-    if (r < 0 && errno == EINTR) continue;
+    if (r < 0) return EOF;
     unsigned char c;
-    ssize_t n = r > 0 ? ::read(fd, &c, 1) : -1;
+    ssize_t n = ::read(fd, &c, 1);
     if (n < 0 && errno == EINTR) continue;
-    pthread_sigmask(SIG_SETMASK, &old, nullptr);
-    if (n == 1) return c;
-    return EOF;
+    return n == 1 ? c : EOF;
   }
 }
 
@@ -97,16 +126,37 @@ LineEditor::~LineEditor() {
 
 std::optional<std::string> LineEditor::read(const char* prompt) {
   if (!interactive_) {
-    std::string line;
-    if (!std::getline(std::cin, line)) return std::nullopt;
-    if (!line.empty() && line.back() == '\r') line.pop_back();
-    return line;
+    // Read stdin ourselves (not std::getline) so that the wait can also
+    // watch the wake fd.
+    while (true) {
+      size_t nl = pending_.find('\n');
+      if (nl != std::string::npos || (eof_ && !pending_.empty())) {
+        std::string line = pending_.substr(0, nl);
+        pending_.erase(0, nl == std::string::npos ? pending_.size() : nl + 1);
+        if (!line.empty() && line.back() == '\r') line.pop_back();
+        return line;
+      }
+      if (eof_) return std::nullopt;
+      if (waitReadable(STDIN_FILENO, nullptr) == 0) continue; // (Ctrl-C: ignored here)
+      char buf[4096];
+      ssize_t n = ::read(STDIN_FILENO, buf, sizeof buf);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0)
+        eof_ = true;
+      else
+        pending_.append(buf, size_t(n));
+    }
   }
   char* l = readline(prompt);
   if (!l) return std::nullopt;
   std::string s(l);
   std::free(l);
   return s;
+}
+
+void LineEditor::setWake(int fd, std::function<void()> onWake) {
+  gWakeFd = fd;
+  gOnWake = std::move(onWake);
 }
 
 void LineEditor::remember(const std::string& entry) {

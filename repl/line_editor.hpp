@@ -19,10 +19,15 @@ public:
   std::optional<std::string> read(const char* prompt);
   void remember(const std::string& entry);
   bool interactive() const { return interactive_; }
+  /// While waiting for input, runs `onWake` whenever `fd` becomes readable
+  /// (a watched file changed) and then redraws the prompt; fd < 0 stops.
+  void setWake(int fd, std::function<void()> onWake);
 
 private:
   bool interactive_;
   std::string historyFile_;
+  std::string pending_; // non-interactive: read but not yet returned
+  bool eof_ = false;
 };
 
 } // namespace thorin

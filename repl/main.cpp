@@ -2,6 +2,8 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <atomic>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <iostream>
@@ -15,6 +17,7 @@
 #include "line_editor.hpp"
 #include "repl.hpp"
 #include "runtime.hpp"
+#include "script.hpp"
 #include "session.hpp"
 
 #ifndef THORIN_VERSION
@@ -30,11 +33,17 @@ const char* kUsage = R"(thorin — a JIT-compiling REPL for dependently typed co
 usage:
   thorin [options] [FILE…]          start the REPL, after loading FILEs
   thorin check [options] FILE…      elaborate FILEs; exit 1 on any error
-  thorin run [options] FILE         elaborate FILE, print its .eval results and
-                                    the value of `main`; exit 1 on an elaboration
-                                    error, 2 on a run-time error
+  thorin run [options] FILE [ARG…]  elaborate FILE, print its .eval results and
+                                    the value of `main` (given the ARGs if it is
+                                    `main : {n : Nat} → Array n String → …`);
+                                    exit 1 on an elaboration error, 2 on a
+                                    run-time error
+  thorin SCRIPT [ARG…]              the same for a file that starts with `#!`
+                                    (`#!/usr/bin/env thorin`)
 
 options:
+  --watch         (run) run again whenever FILE or a file it imports changes,
+                  re-checking only what changed; Ctrl-C stops
   --time          print parse and elaboration time per file ([elabtime] per entry)
   --no-prelude    do not load the prelude
   --jit=MODE      off | lazy (compile hot functions, the default) | eager
@@ -50,22 +59,34 @@ type :? for the list of commands.
 struct Args {
   bool check = false;
   bool run = false;
+  bool watch = false;
   rt::JitOptions jit;
   Options opts;
   std::vector<std::string> files;
+  std::vector<std::string> programArgs; // `thorin run FILE ARG…`
 };
 
-void onSigint(int) { signalInterrupt(); }
+std::atomic<bool> gQuit{false}; // Ctrl-C (ends `thorin run --watch`)
+
+void onSigint(int) {
+  gQuit.store(true);
+  signalInterrupt();
+}
 
 // `thorin run FILE`: load (printing the .eval results), then print `main`.
 int runFile(Args& args, Session& s, rt::Runtime& runtime) {
-  if (!s.load(args.files)) return runtime.hadError ? 2 : 1;
-  World& w = s.world();
-  int32_t m = w.lookupTop(intern("main"));
-  if (m < 0 || w.tops[m].prelude) return 0;
-  bool ok = s.top().evalMain(TopId(m));
-  if (runtime.hadError) return 2;
-  return ok ? 0 : 1;
+  if (!s.load(args.files)) return runtime.hadError ? kRunError : kElabError;
+  return runMain(s, runtime, args.programArgs);
+}
+
+// Does the file start with `#!` (a script run as `thorin FILE ARG…`)?
+bool isScript(const std::string& path) {
+  std::FILE* f = std::fopen(path.c_str(), "rb");
+  if (!f) return false;
+  char b[2] = {0, 0};
+  size_t n = std::fread(b, 1, 2, f);
+  std::fclose(f);
+  return n == 2 && b[0] == '#' && b[1] == '!';
 }
 
 int realMain(void* p) {
@@ -73,14 +94,22 @@ int realMain(void* p) {
   rt::Runtime runtime(args.jit, std::cerr);
   runtime.backend = makeBackend(args.jit);
   args.opts.runner = &runtime;
+  if (args.run && args.watch) {
+    Session s(std::cout, std::cerr, args.opts);
+    int status = watchScript(s, runtime, args.files[0], args.programArgs, gQuit, std::cout, std::cerr);
+    std::cout.flush();
+    std::_Exit(status);
+  }
   if (args.run) {
     if (runtime.backend) runtime.backend->prepare(); // LLVM starts while the file elaborates
+    args.opts.trackDependencies = false;
     Session s(std::cout, std::cerr, args.opts);
     int status = runFile(args, s, runtime);
     std::cout.flush();
     std::_Exit(status); // skip tearing down the heap and the JIT
   }
   if (args.check) {
+    args.opts.trackDependencies = false;
     int status = 0;
     for (size_t i = 0; i < args.files.size(); ++i) {
       auto* s = new Session(std::cout, std::cerr, args.opts);
@@ -167,11 +196,23 @@ int main(int argc, char** argv) {
       args.jit.threshold = n;
     } else if (a == "--jit-stats") {
       args.jit.stats = true;
+    } else if (a == "--watch") {
+      if (!args.run) {
+        std::cerr << "thorin: --watch goes with run: thorin run --watch FILE\n";
+        return 2;
+      }
+      args.watch = true;
     } else if (a.size() > 1 && a[0] == '-') {
       std::cerr << fmt::format("thorin: unknown option '{}' (see thorin --help)\n", a);
       return 2;
     } else {
       args.files.push_back(a);
+      // A script's arguments are its own, options or not.
+      if (args.run || (!args.check && args.files.size() == 1 && isScript(a))) {
+        args.run = true;
+        args.programArgs.assign(argv + i + 1, argv + argc);
+        break;
+      }
     }
   }
   if (args.check && args.files.empty()) {

@@ -1,6 +1,8 @@
 #include "repl.hpp"
 
 #include "runtime.hpp"
+#include "script.hpp"
+#include "watch.hpp"
 
 #include <algorithm>
 #include <filesystem>
@@ -44,6 +46,8 @@ const std::vector<Repl::Command> Repl::commands_ = {
     {"jit", "", "list compiled functions with call counts and compile times", &Repl::cmdJit},
     {"llvm", "NAME", "show the optimized LLVM IR of a compiled function", &Repl::cmdLlvm},
     {"set", "OPTION VALUE", "set an option: jit-threshold N", &Repl::cmdSet},
+    {"watch", "FILE…", "load files, run main, and again whenever they change", &Repl::cmdWatch},
+    {"unwatch", "", "stop watching", &Repl::cmdUnwatch},
     {"help", "", "show this help", &Repl::cmdHelp},
     {"?", "", "", &Repl::cmdHelp},
     {"h", "", "", &Repl::cmdHelp},
@@ -65,6 +69,11 @@ static std::vector<std::string> words(const std::string& s) {
   while (in >> w)
     out.push_back(w);
   return out;
+}
+
+Repl::Repl(Session& s, std::ostream& out, std::ostream& err) : s_(s), out_(out), err_(err) {}
+Repl::~Repl() {
+  if (ed_) ed_->setWake(-1, nullptr);
 }
 
 void Repl::timed(const char* what, double seconds) {
@@ -115,6 +124,7 @@ bool Repl::handle(const std::string& raw) {
 }
 
 void Repl::run(LineEditor& ed) {
+  ed_ = &ed;
   const char* prompt = "> ";
   const char* more = "| ";
   while (!quit_) {
@@ -211,8 +221,9 @@ void Repl::cmdReload(const std::string&) {
     err_ << "error: nothing to reload (use :l FILE first)\n";
     return;
   }
-  if (s_.reload())
-    out_ << fmt::format("reloaded {}\n", fmt::join(s_.files(), ", "));
+  ReloadReport rep = s_.reload();
+  if (rep.ok)
+    out_ << rep.summary(s_.files()) << "\n" << rep.output;
   else
     err_ << "reload failed; the previous definitions are kept\n";
 }
@@ -401,6 +412,58 @@ void Repl::cmdSet(const std::string& a) {
     return;
   }
   err_ << "error: usage: :set jit-threshold N\n";
+}
+
+static rt::Runtime* runtimeOf(Session& s);
+
+void Repl::cmdWatch(const std::string& a) {
+  auto files = words(a);
+  if (files.empty()) {
+    if (watcher_)
+      out_ << fmt::format("watching {} (:unwatch stops)\n", fmt::join(s_.files(), ", "));
+    else
+      err_ << "error: :watch needs a file name\n";
+    return;
+  }
+  rt::Runtime* r = runtimeOf(s_);
+  if (!r) return;
+  auto w = std::make_unique<FileWatcher>();
+  if (!w->ok()) {
+    err_ << fmt::format("error: cannot watch files: {}\n", w->error());
+    return;
+  }
+  w->busy = [r] { return r->runningProgram.load(); };
+  watcher_ = std::move(w);
+  if (ed_) ed_->setWake(watcher_->wakeFd(), [this] { onFileChange(); });
+  bool ok = s_.load(files);
+  watcher_->watch(s_.watchedFiles());
+  if (!ok) {
+    err_ << "load failed; watching for a fix\n";
+    return;
+  }
+  out_ << fmt::format("watching {} (:unwatch stops)\n", fmt::join(files, ", "));
+  runMain(s_, *r, {});
+}
+
+void Repl::cmdUnwatch(const std::string&) {
+  if (!watcher_) {
+    err_ << "error: nothing is being watched\n";
+    return;
+  }
+  if (ed_) ed_->setWake(-1, nullptr);
+  watcher_.reset();
+  out_ << "stopped watching\n";
+}
+
+// A watched file changed while the prompt waited: reload and run main.
+void Repl::onFileChange() {
+  auto changed = watcher_ ? watcher_->poll() : std::vector<std::string>{};
+  if (changed.empty()) return;
+  if (ed_ && ed_->interactive()) out_ << "\r\x1b[K"; // (the prompt is redrawn after)
+  bool ok = reloadAndReport(s_, changed, out_, err_);
+  watcher_->watch(s_.watchedFiles());
+  if (ok) runMain(s_, *runtimeOf(s_), {});
+  out_.flush();
 }
 
 void Repl::cmdHelp(const std::string&) {

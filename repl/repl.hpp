@@ -2,6 +2,7 @@
 // `:commands` (smalltt's where they overlap, plus what GHCi users expect).
 #pragma once
 #include <iosfwd>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -12,7 +13,8 @@ namespace thorin {
 
 class Repl {
 public:
-  Repl(Session& s, std::ostream& out, std::ostream& err) : s_(s), out_(out), err_(err) {}
+  Repl(Session& s, std::ostream& out, std::ostream& err);
+  ~Repl();
   /// Runs until `:q` or end of input.
   void run(LineEditor& ed);
   /// Handles one complete input (a command, a definition, an expression);
@@ -44,6 +46,9 @@ private:
   void cmdJit(const std::string& a);
   void cmdLlvm(const std::string& a);
   void cmdSet(const std::string& a);
+  void cmdWatch(const std::string& a);
+  void cmdUnwatch(const std::string& a);
+  void onFileChange();
   void cmdHelp(const std::string& a);
   void cmdQuit(const std::string& a);
   int32_t topByName(const std::string& name, bool report = true);
@@ -53,6 +58,8 @@ private:
   std::ostream& out_;
   std::ostream& err_;
   bool quit_ = false;
+  LineEditor* ed_ = nullptr;
+  std::unique_ptr<class FileWatcher> watcher_; // `:watch`
   static const std::vector<Command> commands_;
 };
 

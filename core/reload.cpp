@@ -1,0 +1,203 @@
+// Incremental reloading. A load records, per file, each definition's text and
+// the top-level names its elaboration looked up (with what they meant). A
+// reload walks the files again in order, in the prelude's scope: a definition
+// whose text matches a recorded one whose lookups all still resolve the same
+// way is kept — its TopEntry, metas and compiled code stay, it is only
+// brought back into scope. Anything else is elaborated again, as a new entry,
+// so that everything that looked up a changed definition sees a different id
+// and is elaborated again too. The reload is one transaction: on an error the
+// world (scope, positions, records) is exactly as before.
+#include <algorithm>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "toplevel.hpp"
+
+namespace thorin {
+
+TopLevel::Reuse TopLevel::keepEntry(const Entry& e, const Source* src, uint32_t begin,
+                                    size_t file) {
+  if (!report_) return Reuse::NewText;
+  auto it = old_.find(staging_[file].canon);
+  if (it == old_.end()) return Reuse::NewText;
+  OldFile& of = it->second;
+  auto m = of.byText.find(std::string_view(src->text).substr(begin, e.span.end - begin));
+  if (m == of.byText.end()) return Reuse::NewText;
+  auto idx = std::find_if(m->second.begin(), m->second.end(), [&](uint32_t i) { return !of.taken[i]; });
+  if (idx == m->second.end()) return Reuse::NewText;
+  of.taken[*idx] = true;
+  const EntryRecord& o = of.rec->entries[*idx];
+  if (o.id < 0 || size_t(o.id) >= w_.tops.size() || w_.tops[o.id].retired) return Reuse::SameText;
+  for (auto [n, id] : o.lookups)
+    if (id != o.id && w_.lookupTop(Name{n}) != id) return Reuse::SameText;
+
+  w_.bind(TopId(o.id));
+  EntryRecord r = o;
+  r.begin = begin;
+  r.end = e.span.end;
+  if (src != of.rec->src || begin != o.begin) {
+    // The text moved (lines above it changed): move its positions along.
+    Move mv{TopId(o.id), w_.tops[o.id].span, o.spansBegin, o.spansEnd, of.rec->src, o.begin,
+            o.end,       src,                 int64_t(begin) - int64_t(o.begin)};
+    auto shift = [&](Span& s) {
+      s = Span{src, uint32_t(s.begin + mv.delta), uint32_t(s.end + mv.delta)};
+    };
+    shift(w_.tops[o.id].span);
+    for (uint32_t i = o.spansBegin; i < o.spansEnd && i < w_.spans.size(); ++i) {
+      Span& s = w_.spans[i];
+      if (s.src == mv.oldSrc && s.begin >= o.begin && s.end <= o.end) shift(s);
+    }
+    moves_.push_back(mv);
+  }
+  staging_[file].entries.push_back(std::move(r));
+  ++report_->total;
+  return Reuse::Kept;
+}
+
+void TopLevel::recordEntry(const Entry& e, uint32_t begin, size_t file, bool sameText,
+                           std::vector<std::pair<uint32_t, int32_t>>& lookups,
+                           uint32_t spansBegin) {
+  std::sort(lookups.begin(), lookups.end());
+  lookups.erase(std::unique(lookups.begin(), lookups.end()), lookups.end());
+  EntryRecord r;
+  r.begin = begin;
+  r.end = e.span.end;
+  r.id = w_.lookupTop(e.name);
+  r.lookups = std::move(lookups);
+  r.spansBegin = spansBegin;
+  r.spansEnd = uint32_t(w_.spans.size());
+  staging_[file].entries.push_back(std::move(r));
+  if (!report_) return;
+  ++report_->total;
+  ++report_->rechecked;
+  if (sameText) return; // re-checked because something it uses changed
+  std::string name(str(e.name));
+  auto it = old_.find(staging_[file].canon);
+  bool existed = it != old_.end() &&
+                 std::any_of(it->second.rec->entries.begin(), it->second.rec->entries.end(),
+                             [&](const EntryRecord& o) { return w_.tops[o.id].name == e.name; });
+  auto& list = existed ? report_->changed : report_->added;
+  if (std::find(list.begin(), list.end(), name) == list.end()) list.push_back(name);
+}
+
+void TopLevel::undoMoves() {
+  for (auto mv = moves_.rbegin(); mv != moves_.rend(); ++mv) {
+    w_.tops[mv->id].span = mv->oldName;
+    uint32_t nb = uint32_t(mv->oldBegin + mv->delta), ne = uint32_t(mv->oldEnd + mv->delta);
+    for (uint32_t i = mv->spansBegin; i < mv->spansEnd && i < w_.spans.size(); ++i) {
+      Span& s = w_.spans[i];
+      if (s.src == mv->newSrc && s.begin >= nb && s.end <= ne)
+        s = Span{mv->oldSrc, uint32_t(s.begin - mv->delta), uint32_t(s.end - mv->delta)};
+    }
+  }
+  moves_.clear();
+}
+
+ReloadReport TopLevel::reload(const std::vector<std::string>& files) {
+  Timer t;
+  ReloadReport rep;
+  auto snap = w_.snapshot();
+  auto loadedBefore = w_.loadedFiles;
+  for (auto& f : records_) {
+    OldFile& of = old_[f.canon];
+    of.rec = &f;
+    of.taken.assign(f.entries.size(), false);
+    for (uint32_t i = 0; i < f.entries.size(); ++i) {
+      const EntryRecord& r = f.entries[i];
+      of.byText[std::string_view(f.src->text).substr(r.begin, r.end - r.begin)].push_back(i);
+    }
+  }
+  report_ = &rep;
+  attempted_.clear();
+  w_.loadedFiles.resize(std::min(w_.loadedFiles.size(), w_.preludeLoaded));
+  w_.resetScope();
+  bool ok = true;
+  for (auto& f : files)
+    if (!loadFile(f)) {
+      ok = false;
+      break;
+    }
+  report_ = nullptr;
+  if (!ok) {
+    undoMoves();
+    w_.rollback(snap);
+    w_.loadedFiles = std::move(loadedBefore);
+    staging_.clear();
+    old_.clear();
+    return rep;
+  }
+  commitReload(snap, rep);
+  rep.ok = true;
+  rep.seconds = t.seconds();
+  return rep;
+}
+
+void TopLevel::commitReload(const World::Snapshot& snap, ReloadReport& rep) {
+  std::vector<bool> live(w_.tops.size());
+  std::set<std::string> names;
+  for (auto& f : staging_)
+    for (auto& e : f.entries) {
+      live[size_t(e.id)] = true;
+      names.insert(std::string(str(w_.tops[e.id].name)));
+    }
+  for (auto& f : records_)
+    for (auto& e : f.entries) {
+      std::string n(str(w_.tops[e.id].name));
+      if (!names.count(n) &&
+          std::find(rep.removed.begin(), rep.removed.end(), n) == rep.removed.end())
+        rep.removed.push_back(n);
+    }
+  // What is not in the files any more (or was typed at the prompt) leaves
+  // scope for good, and its compiled code (with the code compiled against it)
+  // is dropped.
+  for (TopId id = 0; id < snap.tops; ++id) {
+    TopEntry& te = w_.tops[id];
+    if (te.prelude || te.retired || live[id]) continue;
+    te.retired = true;
+    if (opts_.runner) opts_.runner->invalidate(w_, id);
+  }
+  records_ = std::move(staging_);
+  staging_.clear();
+  old_.clear();
+  moves_.clear();
+  w_.commitScope(snap);
+}
+
+std::vector<std::string> TopLevel::watchedFiles() const {
+  std::vector<std::string> out;
+  for (auto& f : records_)
+    out.push_back(f.canon);
+  out.insert(out.end(), attempted_.begin(), attempted_.end());
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
+static std::string nameList(const std::vector<std::string>& names) {
+  const size_t shown = 5;
+  std::string s;
+  for (size_t i = 0; i < names.size() && i < shown; ++i)
+    s += (i ? ", " : "") + names[i];
+  if (names.size() > shown) s += fmt::format(" and {} more", names.size() - shown);
+  return s;
+}
+
+std::string ReloadReport::summary(const std::vector<std::string>& files) const {
+  std::string what;
+  auto part = [&](const char* verb, const std::vector<std::string>& names) {
+    if (names.empty()) return;
+    what += fmt::format("{}{} {}", what.empty() ? "" : "; ", verb, nameList(names));
+  };
+  part("changed", changed);
+  part("added", added);
+  part("removed", removed);
+  if (full)
+    what = fmt::format("re-checked all {} definitions in {}", total, formatSeconds(seconds));
+  else
+    what = fmt::format("{}{}re-checked {} of {} definitions in {}", what.empty() ? "no changes" : what,
+                       "; ", rechecked, total, formatSeconds(seconds));
+  return fmt::format("reloaded {}: {}", fmt::join(files, ", "), what);
+}
+
+} // namespace thorin
