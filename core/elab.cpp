@@ -328,7 +328,7 @@ std::pair<Tm*, Val*> Elab::inferVar(Cxt& c, RVar* r) {
   for (Local* l = c.locals; l; l = l->prev)
     if (l->visible) consider(l->name);
   for (auto& e : w_.tops)
-    consider(e.name);
+    if (w_.lookupTop(e.name) >= 0) consider(e.name); // (in scope: not replaced by a reload)
   std::vector<std::string> notes;
   if (want == "Set" || want == "Type0")
     notes.push_back("the universe is written U (or Type)");

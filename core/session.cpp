@@ -82,6 +82,7 @@ bool Session::load(const std::vector<std::string>& files) {
 ReloadReport Session::reload(bool full) {
   // What the files print comes after the summary line: collect it.
   std::ostringstream buf;
+  out_.flush(); // (errors go straight to err_: what came before must be out first)
   auto* saved = out_.rdbuf(buf.rdbuf());
   struct Restore {
     std::ostream& o;

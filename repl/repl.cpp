@@ -292,7 +292,7 @@ void Repl::cmdOutput(const std::string&) {
   World& w = s_.world();
   for (uint32_t id = 0; id < w.tops.size(); ++id) {
     auto& e = w.tops[id];
-    if (e.prelude) continue;
+    if (e.prelude || e.retired) continue;
     out_ << str(e.name) << " : " << show(w, e.type);
     if (e.def) out_ << " = " << show(w, e.def);
     out_ << "\n";
