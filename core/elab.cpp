@@ -245,9 +245,11 @@ Tm* Elab::check(Cxt& c, Raw* r, Val* a) {
   }
   case RKind::Hole: return freshMeta(c, a, r->span, {MetaOrigin::Hole, {}});
   case RKind::Number:
-    if (const std::string* ty = axiomHead(f))
+    if (const std::string* ty = axiomHead(f)) {
       if (*ty == "%core.Nat" || *ty == "%core.I64" || *ty == "%core.F64")
         return checkNumber(r, ty->c_str());
+      if (*ty == "%core.Idx" && f->sp && f->sp->len == 1) return checkIndex(c, r, f->sp->arg);
+    }
     break;
   case RKind::If: return checkIf(c, as<RIf>(r), a);
   case RKind::BinOp: {

@@ -60,6 +60,7 @@ private:
   std::pair<Tm*, Val*> inferVar(Cxt& c, RVar* r);
   // Builtin data (literals, operators, conditionals, arrays): elab_builtin.cpp.
   Tm* checkNumber(Raw* r, const char* type);
+  Tm* checkIndex(Cxt& c, Raw* r, Val* size);
   std::pair<Tm*, Val*> inferNumber(Raw* r);
   std::pair<Tm*, Val*> inferString(Raw* r);
   Tm* checkIf(Cxt& c, RIf* r, Val* a);

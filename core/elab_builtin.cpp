@@ -57,6 +57,35 @@ Tm* Elab::checkNumber(Raw* r, const char* type) {
   return tmOfLit(w_.perm, v);
 }
 
+// `2 : Idx n`, as Agda's Fin literals: checked against n when n is known,
+// otherwise `idx 2` (checked when it runs).
+Tm* Elab::checkIndex(Cxt& c, Raw* r, Val* size) {
+  std::string s(text(r));
+  if (isFloatText(s))
+    fail(r->span, fmt::format("the literal {} is not a whole number, but an index is expected", s));
+  Val* n = forceAll(w_, size);
+  uint64_t k = std::strtoull(s.c_str(), nullptr, 10);
+  bool big = s.size() > 19;
+  if (n->tag == VTag::Lit && LitKind(n->n) == LitKind::Nat) {
+    if (big || k >= n->bits)
+      fail(r->span, fmt::format("the index {} is out of range for Idx {}", s, n->bits),
+           {n->bits ? fmt::format("indices of Idx {} go from 0 to {}", n->bits, n->bits - 1)
+                    : "Idx 0 has no indices"});
+    return tmOfLit(w_.perm, vLit(w_, LitKind::Idx, k));
+  }
+  Tm* of = mkTm(w_.perm, TTag::Top);
+  of->n = builtin("%core.idx.of", r->span);
+  Tm* a = mkTm(w_.perm, TTag::App);
+  a->a = of;
+  a->b = quote(w_, w_.perm, c.lvl, size);
+  a->icit = Icit::Impl;
+  Tm* t = mkTm(w_.perm, TTag::App);
+  t->a = a;
+  t->b = checkNumber(r, "%core.Nat");
+  t->m = w_.addSpan(r->span);
+  return t;
+}
+
 std::pair<Tm*, Val*> Elab::inferNumber(Raw* r) {
   const char* ty = isFloatText(text(r)) ? "%core.F64" : "%core.Nat";
   Val* vty = builtinType(ty, r->span);

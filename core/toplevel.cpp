@@ -70,7 +70,8 @@ static std::string resolveImport(const fs::path& p) {
   std::error_code ec;
   for (const char* ext : {"", ".thorin", ".stt"})
     if (fs::is_regular_file(base + ext, ec)) return base + ext;
-  return base;
+  // Missing: name the file the user most likely meant (and is to be watched).
+  return p.has_extension() ? base : base + ".thorin";
 }
 
 static bool readFile(const std::string& path, std::string& out) {

@@ -128,6 +128,7 @@ void Repl::run(LineEditor& ed) {
   const char* prompt = "> ";
   const char* more = "| ";
   while (!quit_) {
+    out_.flush(); // (piped: a watcher or a test waits for the output)
     auto line = ed.read(prompt);
     if (!line) {
       if (ed.interactive()) out_ << "\n";
