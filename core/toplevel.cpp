@@ -407,7 +407,8 @@ bool TopLevel::evalMain(TopId id, const std::vector<std::string>& args) {
     t->n = id;
     Val* ty = w_.topType(id);
     t = applyToArgs(w_, t, ty, args, e.span);
-    std::string s = opts_.runner->run(w_, t, ty, e.span);
+    // A program's output: a String prints as its text, a Unit not at all.
+    std::string s = opts_.runner->run(w_, t, ty, e.span, true);
     if (headAxiom(w_, ty) != "%core.Unit") out_ << s << "\n";
   });
 }

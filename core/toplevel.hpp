@@ -20,9 +20,10 @@ namespace thorin {
 class Runner {
 public:
   virtual ~Runner() = default;
-  /// Evaluates the closed, elaborated term `t : ty`; returns its printed value.
+  /// Evaluates the closed, elaborated term `t : ty`; returns its printed value
+  /// (a String as its bare text when `bare`, as a program's output).
   /// Throws Error (located at `where` or inside `t`) on a run-time error.
-  virtual std::string run(World& w, Tm* t, Val* ty, Span where) = 0;
+  virtual std::string run(World& w, Tm* t, Val* ty, Span where, bool bare = false) = 0;
   /// The definition `id` was shadowed by a new one: drop its compiled code.
   virtual void invalidate(World& w, TopId id) = 0;
   /// A new world: install the runtime's hooks (World::closedCall).

@@ -199,7 +199,7 @@ Val* Runtime::closedCall(World& w, TopId id, Val* const* args, uint32_t n) {
   return nullptr;
 }
 
-std::string Runtime::run(World& w, Tm* t, Val* ty, Span where) {
+std::string Runtime::run(World& w, Tm* t, Val* ty, Span where, bool bare) {
   useWorld(w);
   running_ = true;
   runningProgram = true;
@@ -221,6 +221,10 @@ std::string Runtime::run(World& w, Tm* t, Val* ty, Span where) {
   ETm* e = er.erase(t);
   try {
     V v = eval(e, nullptr);
+    if (bare) {
+      const std::string* n = axiomName(w, ty);
+      if (n && *n == "%core.String") return std::string(toStr(v));
+    }
     return show(v, ty);
   } catch (Error& err) {
     hadError = true;

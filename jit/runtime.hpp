@@ -62,7 +62,7 @@ public:
   Runtime(JitOptions o, std::ostream& err);
   ~Runtime() override;
 
-  std::string run(World& w, Tm* t, Val* ty, Span where) override;
+  std::string run(World& w, Tm* t, Val* ty, Span where, bool bare = false) override;
   void invalidate(World& w, TopId id) override;
   void attach(World& w) override;
   /// Entries from `first` on are rolled back: drop what was derived from them.

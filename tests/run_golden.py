@@ -22,6 +22,7 @@ def main():
     ap.add_argument("--thorin", required=True)
     ap.add_argument("--update", action="store_true")
     ap.add_argument("--expected", help="expected-output file (default: input with .out)")
+    ap.add_argument("--program-args", default="", help="run mode: arguments for the program")
     ap.add_argument("mode", choices=["check", "repl", "run"])
     ap.add_argument("file")
     a = ap.parse_args()
@@ -47,7 +48,8 @@ def main():
     else:
         # `thorin run` in every JIT mode: the outputs must be identical.
         modes = [["--jit=off"], ["--jit=eager"], ["--jit=lazy", "--jit-threshold", "1"]]
-        outs = [run([a.thorin, "run", *m, *extra, name], subprocess.DEVNULL) for m in modes]
+        prog = a.program_args.split()
+        outs = [run([a.thorin, "run", *m, *extra, name, *prog], subprocess.DEVNULL) for m in modes]
         for m, o in zip(modes[1:], outs[1:]):
             if o != outs[0]:
                 print(f"output with {' '.join(m)} differs from --jit=off:")
