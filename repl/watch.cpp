@@ -121,7 +121,7 @@ void FileWatcher::loop() {
 
 // Waits until no event has come for a moment, then takes the changes.
 std::vector<std::string> FileWatcher::settle() {
-  const int64_t quietMs = 40, maxMs = 1000;
+  const int64_t quietMs = 20, maxMs = 1000; // (an editor's save takes well under 20 ms)
   int64_t start = nowMs();
   while (nowMs() - lastEventMs_ < quietMs && nowMs() - start < maxMs)
     usleep(5000);
