@@ -90,7 +90,7 @@ ReloadReport Session::reload(bool full) {
     ~Restore() { o.rdbuf(b); }
   } restore{out_, saved};
   ReloadReport rep;
-  full = full || pristine_ || top_->records().empty() || usedBytes() > 2 * liveBytes_ + (1 << 20);
+  full = full || pristine_ || top_->records().empty() || usedBytes() > liveBytes_ + liveBytes_ / 2 + (512 << 10);
   if (full) {
     Timer t;
     rep.full = true;
