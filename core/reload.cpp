@@ -110,6 +110,7 @@ ReloadReport TopLevel::reload(const std::vector<std::string>& files) {
   }
   report_ = &rep;
   attempted_.clear();
+  walk_.clear();
   w_.loadedFiles.resize(std::min(w_.loadedFiles.size(), w_.preludeLoaded));
   w_.resetScope();
   bool ok = true;
@@ -124,6 +125,7 @@ ReloadReport TopLevel::reload(const std::vector<std::string>& files) {
     w_.rollback(snap);
     w_.loadedFiles = std::move(loadedBefore);
     staging_.clear();
+    walk_.clear();
     old_.clear();
     return rep;
   }
@@ -157,6 +159,10 @@ void TopLevel::commitReload(const World::Snapshot& snap, ReloadReport& rep) {
     te.retired = true;
     if (opts_.runner) opts_.runner->invalidate(w_, id);
   }
+  // Definition order is file order again (for :browse and :out).
+  for (TopId id : walk_)
+    w_.tops[id].seq = ++w_.seqs;
+  walk_.clear();
   records_ = std::move(staging_);
   staging_.clear();
   old_.clear();

@@ -182,6 +182,7 @@ bool TopLevel::loadSource(const std::string& path, std::string text, const std::
     bool isDef = record && (e.kind == EntryKind::Def || e.kind == EntryKind::Postulate);
     Reuse reuse = isDef ? keepEntry(e, src, begin, file) : Reuse::NewText;
     if (reuse == Reuse::Kept) {
+      walk_.push_back(TopId(w_.lookupTop(e.name)));
       elabT += te.seconds();
       continue;
     }
@@ -193,6 +194,7 @@ bool TopLevel::loadSource(const std::string& path, std::string text, const std::
     elabT += te.seconds();
     if (!ok) return false;
     if (isDef) recordEntry(e, begin, file, reuse == Reuse::SameText, lookups, spansBegin);
+    if (report_ && isDef) walk_.push_back(TopId(w_.lookupTop(e.name)));
   }
   parseSeconds += parseT;
   elabSeconds += elabT;

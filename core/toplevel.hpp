@@ -150,6 +150,7 @@ private:
   std::vector<FileRecord> records_; // what the loaded files defined
   std::vector<FileRecord> staging_; // the same, for the load under way
   std::vector<std::string> attempted_; // files the load under way tried to read
+  std::vector<TopId> walk_;            // definitions of a reload, in file order
   // During a reload: the previous records by file, and which of their
   // entries have been matched by text so far.
   struct OldFile {

@@ -28,6 +28,7 @@ TopId World::addTop(TopEntry e) {
   undo_.push_back({e.name.id, topByName_[e.name.id]});
   topByName_[e.name.id] = int32_t(id);
   e.stamp = ++stamps;
+  e.seq = ++seqs;
   tops.push_back(std::move(e));
   return id;
 }

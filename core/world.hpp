@@ -25,6 +25,7 @@ struct TopEntry {
   uint64_t stamp = 0; // unique per (entry, definition): ids are reused after a rollback
   int8_t closedCallable = -1; // a function on builtin data (see World::closedCall); -1: unknown
   bool retired = false; // replaced by a reload: out of scope for good (its id stays valid)
+  uint64_t seq = 0;     // position in definition order (a reload renumbers what it keeps)
   // Values cached for the current scratch epoch.
   uint32_t epoch = 0;
   Val* tyVal = nullptr;
@@ -96,6 +97,7 @@ public:
   std::vector<std::string> loadedFiles; // canonical paths, for `.import` once-only
   uint32_t epoch = 1;
   uint64_t stamps = 0; // never rolled back
+  uint64_t seqs = 0;   // TopEntry::seq
   uint32_t block = 0;
   uint32_t visitStamp = 0;
   size_t preludeMetas = 0; // metas created by the prelude (hidden from :out)

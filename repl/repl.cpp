@@ -215,6 +215,7 @@ void Repl::cmdLoad(const std::string& a) {
     out_ << fmt::format("loaded {}\n", fmt::join(files, ", "));
   else
     err_ << "load failed; the previous definitions are kept\n";
+  if (watcher_) watcher_->watch(s_.watchedFiles()); // (`:watch` follows the loaded files)
 }
 
 void Repl::cmdReload(const std::string&) {
@@ -227,6 +228,7 @@ void Repl::cmdReload(const std::string&) {
     out_ << rep.summary(s_.files()) << "\n" << rep.output;
   else
     err_ << "reload failed; the previous definitions are kept\n";
+  if (watcher_) watcher_->watch(s_.watchedFiles());
 }
 
 void Repl::cmdType(const std::string& a) {
@@ -289,11 +291,23 @@ void Repl::cmdZonked(const std::string& a) {
   out_ << "\n";
 }
 
+// The user's definitions in definition order (a reload keeps some and
+// re-elaborates others, so ids are not in that order).
+static std::vector<TopId> userDefinitions(World& w, bool inScopeOnly) {
+  std::vector<TopId> ids;
+  for (TopId id = 0; id < w.tops.size(); ++id) {
+    auto& e = w.tops[id];
+    if (e.prelude || e.retired || (inScopeOnly && w.lookupTop(e.name) != int32_t(id))) continue;
+    ids.push_back(id);
+  }
+  std::sort(ids.begin(), ids.end(), [&](TopId a, TopId b) { return w.tops[a].seq < w.tops[b].seq; });
+  return ids;
+}
+
 void Repl::cmdOutput(const std::string&) {
   World& w = s_.world();
-  for (uint32_t id = 0; id < w.tops.size(); ++id) {
+  for (TopId id : userDefinitions(w, false)) {
     auto& e = w.tops[id];
-    if (e.prelude || e.retired) continue;
     out_ << str(e.name) << " : " << show(w, e.type);
     if (e.def) out_ << " = " << show(w, e.def);
     out_ << "\n";
@@ -306,9 +320,8 @@ void Repl::cmdOutput(const std::string&) {
 
 void Repl::cmdBrowse(const std::string&) {
   World& w = s_.world();
-  for (uint32_t id = 0; id < w.tops.size(); ++id) {
+  for (TopId id : userDefinitions(w, true)) {
     auto& e = w.tops[id];
-    if (e.prelude || w.lookupTop(e.name) != int32_t(id)) continue;
     w.beginEntry();
     out_ << str(e.name) << " : " << show(w, zonk(w, w.scratch, e.type)) << "\n";
   }

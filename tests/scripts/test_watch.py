@@ -181,6 +181,28 @@ def repl_watch(thorin, d):
         fail(":q exits with status 0", "\n".join(p.seen))
 
 
+def repl_jit_kept(thorin, d):
+    """:r keeps the compiled code of what it keeps, and drops the rest."""
+    path = os.path.join(d, "jit.thorin")
+    text = ("sq : I64 → I64 = λ n. n * n\n"
+            "cube : I64 → I64 = λ n. n * n * n\n")
+    write(path, text)
+    p = Proc([thorin, "--jit=lazy"], d, stdin=True)
+    p.send(":set jit-threshold 2\n:l jit.thorin\n:eval sq 3\n:eval sq 3\n:eval cube 2\n:eval cube 2\n:jit\n")
+    p.expect(["loaded jit.thorin", "9", "9", "8", "8"], "evaluations")
+    jit = [l.split()[0] for l in p.lines(2, ":jit")]
+    if sorted(jit) != ["cube", "sq"]:
+        fail(f"both functions are compiled, got {jit}", "\n".join(p.seen))
+    write(path, text.replace("n * n * n", "n * n * n + 1"))
+    p.send(":r\n:jit\n:eval cube 2\n:q\n")
+    p.expect(["reloaded jit.thorin: changed cube; re-checked 1 of 2 definitions in <time>"], ":r")
+    jit = [l.split()[0] for l in p.lines(1, ":jit after :r")]
+    if jit != ["sq"]:
+        fail(f"sq stays compiled, cube's code is dropped; got {jit}", "\n".join(p.seen))
+    p.expect(["9"], "the new cube")
+    p.p.wait(timeout=TIMEOUT)
+
+
 def script_args(thorin, d):
     path = os.path.join(d, "greet.thorin")
     write(path, "#!/usr/bin/env thorin\n"
@@ -198,7 +220,7 @@ def script_args(thorin, d):
     ]
     write(os.path.join(d, "two.thorin"), "main : Array 2 String → String = λ a. get a 1\n")
     checks += [
-        ([thorin, "run", "two.thorin", "p", "q"], (0, '"q"\n')),
+        ([thorin, "run", "two.thorin", "p", "q"], (0, "q\n")),  # (a String main prints its text)
         ([thorin, "run", "two.thorin", "p"],
          (1, "two.thorin:1:1: error: main takes 2 arguments, but 1 was given\n"
              "    1 | main : Array 2 String → String = λ a. get a 1\n"
@@ -229,6 +251,8 @@ def main():
         watch_run(thorin, d)
     with tempfile.TemporaryDirectory() as d:
         repl_watch(thorin, d)
+    with tempfile.TemporaryDirectory() as d:
+        repl_jit_kept(thorin, d)
     with tempfile.TemporaryDirectory() as d:
         script_args(thorin, d)
     print("ok")
