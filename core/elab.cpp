@@ -1,4 +1,5 @@
 #include "elab.hpp"
+#include "literal.hpp"
 
 #include <algorithm>
 
@@ -186,11 +187,13 @@ Tm* Elab::check(Cxt& c, Raw* r, Val* a) {
                {"expected type: " + showVal(c, dom), "  annotation: " + showVal(c, va)});
       }
       Cxt c2 = bind(c, l->x, dom);
+      Tm* filt = filter(c2, l);
       Tm* body = check(c2, l->body, apply(w_, f, w_.var(c.lvl)));
       Tm* t = mkTm(w_.perm, TTag::Lam);
       t->name = l->x;
       t->icit = f->icit;
       t->a = body;
+      t->c = filt;
       return t;
     }
     if (l->info.named && f->tag == VTag::Pi && f->icit == Icit::Impl) {
@@ -283,6 +286,19 @@ Tm* Elab::check(Cxt& c, Raw* r, Val* a) {
   auto [t, ty] = inferInsert(c, r);
   unifyOrFail(c, r->span, a, ty);
   return t;
+}
+
+// The filter of a λ group (on its innermost binder): a Bool over the
+// parameters; `@` alone is `true`.
+Tm* Elab::filter(Cxt& c, RLam* l) {
+  if (l->filterAlways) return tmOfLit(w_.perm, vBool(w_, true));
+  if (!l->filter) return nullptr;
+  inFilter_ = true;
+  struct Reset {
+    bool& f;
+    ~Reset() { f = false; }
+  } reset{inFilter_};
+  return check(c, l->filter, builtinType("%core.Bool", l->filter->span));
 }
 
 std::pair<Tm*, Val*> Elab::inferVar(Cxt& c, RVar* r) {
@@ -485,11 +501,13 @@ std::pair<Tm*, Val*> Elab::infer(Cxt& c, Raw* r) {
                   : freshMeta(c, vU(), l->binderSpan, MetaOrigin{MetaOrigin::BinderType, l->x});
     Val* va = evalIn(c, a);
     Cxt c2 = bind(c, l->x, va);
+    Tm* filt = filter(c2, l);
     auto [body, bty] = inferInsert(c2, l->body);
     Tm* t = mkTm(w_.perm, TTag::Lam);
     t->name = l->x;
     t->icit = l->info.icit;
     t->a = body;
+    t->c = filt;
     Val* pi = mkVal(w_, VTag::Pi);
     pi->name = l->x;
     pi->icit = l->info.icit;
@@ -543,6 +561,20 @@ std::pair<Tm*, Val*> Elab::infer(Cxt& c, Raw* r) {
   case RKind::If: return inferIf(c, as<RIf>(r));
   case RKind::BinOp: return elabBinOp(c, as<RBinOp>(r), nullptr);
   case RKind::Array: return elabArray(c, as<RArray>(r), nullptr);
+  case RKind::Known: {
+    auto* k = static_cast<RKnown*>(r);
+    if (!inFilter_)
+      fail(r->span, "'?x' (x is statically known) can only be used in a filter",
+           {"filters are written after a definition's name or a λ's binders: @(?x)"});
+    for (Local* l = c.locals; l; l = l->prev)
+      if (l->visible && l->name == k->name) {
+        Tm* t = mkTm(w_.perm, TTag::Known);
+        t->n = c.lvl - l->lvl - 1;
+        return {t, builtinType("%core.Bool", r->span)};
+      }
+    fail(r->span, fmt::format("'{}' is not a parameter here", str(k->name)),
+         {"?x asks whether the parameter x is statically known at a call"});
+  }
   case RKind::Ann: {
     auto* an = as<RAnn>(r);
     Val* ty = evalIn(c, check(c, an->ty, vU()));

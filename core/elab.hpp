@@ -61,6 +61,8 @@ private:
   // Builtin data (literals, operators, conditionals, arrays): elab_builtin.cpp.
   Tm* checkNumber(Raw* r, const char* type);
   Tm* checkIndex(Cxt& c, Raw* r, Val* size);
+  Tm* filter(Cxt& c, struct RLam* l);
+  bool inFilter_ = false;
   std::pair<Tm*, Val*> inferNumber(Raw* r);
   std::pair<Tm*, Val*> inferString(Raw* r);
   Tm* checkIf(Cxt& c, RIf* r, Val* a);

@@ -316,6 +316,7 @@ Val* eval(World& w, Env* env, Tm* t) {
   switch (t->tag) {
   case TTag::Var:
   case TTag::App: break; // handled above
+  case TTag::Known: return vBool(w, false); // (filters are never evaluated here)
   case TTag::Top: return w.topHead(t->n);
   case TTag::Meta: return w.metaHead(t->n);
   case TTag::InsertedMeta: {

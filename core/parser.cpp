@@ -107,6 +107,9 @@ void Parser::entry(Entry& out, bool repl) {
   if (at(Tok::Directive)) {
     directive(out);
   } else if (at(Tok::Ident) && (peek(1).kind == Tok::Colon || peek(1).kind == Tok::Eq ||
+                                (peek(1).kind == Tok::Op &&
+                                 std::string_view(src_.text).substr(peek(1).begin, 1) == "@" &&
+                                 peek(1).end == peek(1).begin + 1) ||
                                 (peek(1).kind == Tok::LBracket && peek(2).kind == Tok::Ident &&
                                  (!repl || peek(3).kind == Tok::RBracket ||
                                   isPragma(std::string_view(src_.text).substr(
@@ -141,6 +144,11 @@ void Parser::definition(Entry& out) {
       fail(span(p.begin, p.end), fmt::format("unknown pragma '{}' (known: elabtime, nftime)", s));
     expect(Tok::RBracket, "']'");
   }
+  if (atOp("@")) {
+    uint32_t fb = peek().begin;
+    filter(out.filter, out.filterAlways);
+    out.filterSpan = spanFrom(fb);
+  }
   if (accept(Tok::Colon)) out.ty = term();
   if (!accept(Tok::Eq)) {
     if (out.ty && at(Tok::Eof) && inFile_) {
@@ -150,6 +158,43 @@ void Parser::definition(Entry& out) {
     unexpected(out.ty ? "'=' and the definition" : "':' or '='");
   }
   out.def = term();
+  if (out.filter || out.filterAlways) attachFilter(out.def, out.filter, out.filterAlways, out.filterSpan);
+}
+
+void attachFilter(Raw* body, Raw* filter, bool always, Span where) {
+  // The leading λs up to the first one that has a filter of its own.
+  RLam* last = nullptr;
+  for (Raw* r = body; r->kind == RKind::Lam; r = static_cast<RLam*>(r)->body) {
+    auto* l = static_cast<RLam*>(r);
+    if (l->filter || l->filterAlways) break;
+    last = l;
+  }
+  if (!last && body->kind == RKind::Lam)
+    fail(where, "this definition's λ has a filter already");
+  if (!last)
+    fail(where, "a filter is about parameters, but this definition's body is not a λ",
+         {"write it as `name @(…) : A = λ x … . body`"});
+  last->filter = filter;
+  last->filterAlways = always;
+}
+
+bool Parser::atOp(std::string_view op) const {
+  return at(Tok::Op) && std::string_view(src_.text).substr(peek().begin, peek().end - peek().begin) == op;
+}
+
+// `@(e)`: specialize calls for which e holds; `@` alone: always.
+bool Parser::filter(Raw*& e, bool& always) {
+  if (!atOp("@")) return false;
+  Token at = advance();
+  if (accept(Tok::LParen)) {
+    if (at.end != toks_[pos_ - 1].begin)
+      fail(span(at.begin, at.end), "write a filter as `@(…)`, without a space after '@'");
+    e = term();
+    expect(Tok::RParen, "')' after the filter");
+  } else {
+    always = true;
+  }
+  return true;
 }
 
 void Parser::directive(Entry& out) {
@@ -244,8 +289,14 @@ Raw* Parser::lambda() {
   auto binderName = [&] {
     return ident(at(Tok::Hole) ? advance() : expect(Tok::Ident, "a binder name"));
   };
+  Raw* filt = nullptr;
+  bool always = false;
   while (!at(Tok::Dot)) {
     uint32_t bb = peek().begin;
+    if (!bs.empty() && filter(filt, always)) {
+      if (!at(Tok::Dot)) unexpected("'.' after the filter");
+      break;
+    }
     if (at(Tok::Ident) || at(Tok::Hole)) {
       Token t = advance();
       bs.push_back({ident(t), {}, nullptr, t.begin, t.end});
@@ -291,6 +342,10 @@ Raw* Parser::lambda() {
     l->ty = bs[i].ty;
     l->body = body;
     l->binderSpan = span(bs[i].begin, bs[i].end);
+    if (i + 1 == bs.size()) {
+      l->filter = filt;
+      l->filterAlways = always;
+    }
     body = l;
   }
   return body;
@@ -427,6 +482,7 @@ bool Parser::atomStart() const {
   case Tok::String:
   case Tok::AxiomName:
   case Tok::LBracket: return true;
+  case Tok::Op: return atOp("?");
   default: return false;
   }
 }
@@ -498,6 +554,15 @@ Raw* Parser::atom() {
     advance();
     r = node<Raw>(RKind::U, span(t.begin, t.end));
     break;
+  case Tok::Op: {
+    if (!atOp("?")) unexpected("a term");
+    advance();
+    Token x = expect(Tok::Ident, "a parameter after '?'");
+    auto* k = node<RKnown>(RKind::Known, span(t.begin, x.end));
+    k->name = ident(x);
+    r = k;
+    break;
+  }
   case Tok::Hole:
     advance();
     r = node<Raw>(RKind::Hole, span(t.begin, t.end));

@@ -9,6 +9,10 @@
 
 namespace thorin {
 
+/// Puts a definition's filter (`name @(e)`) on the innermost binder of its
+/// body's leading λs; an error if the body does not start with λ.
+void attachFilter(Raw* body, Raw* filter, bool always, Span where);
+
 class Parser {
 public:
   Parser(const Source& src, Arena& arena) : src_(src), lexer_(src), arena_(arena) {}
@@ -58,6 +62,9 @@ private:
   Raw* atom();
   Raw* postfix(Raw* t);
   bool atomStart() const;
+  bool atOp(std::string_view op) const;
+  /// `@(e)` or `@` after a definition's name or a λ's binders.
+  bool filter(Raw*& e, bool& always);
   void finishEntry();
 
   template <class T> T* node(RKind k, Span s) {

@@ -78,6 +78,10 @@ struct Printer {
     guard();
     switch (t->tag) {
     case TTag::Var: var(t->n); break;
+    case TTag::Known:
+      out += "?";
+      var(t->n);
+      break;
     case TTag::Top: {
       int32_t id = int32_t(t->n);
       // An axiom prints as its user-facing alias (`Nat` for `%core.Nat`).
@@ -150,7 +154,18 @@ struct Printer {
         out += t->icit == Icit::Impl ? fmt::format(" {{{}}}", x) : " " + x;
         names.push_back(x);
         ++pushed;
+        const Tm* filt = t->c;
         t = t->a;
+        if (filt) { // the filter closes its λ group
+          if (filt->tag == TTag::Lit) {
+            out += " @";
+          } else {
+            out += " @(";
+            print(filt, PLet);
+            out += ")";
+          }
+          break;
+        }
       }
       out += ". ";
       print(t, PLet);
@@ -423,6 +438,9 @@ struct RawPrinter {
       close(prec > p);
       break;
     }
+    case RKind::Known:
+      out += "?" + std::string(str(static_cast<const RKnown*>(r)->name));
+      break;
     case RKind::Ann: {
       auto* an = static_cast<const RAnn*>(r);
       out += '(';

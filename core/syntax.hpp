@@ -34,7 +34,8 @@ enum class RKind : uint8_t {
   If,
   BinOp,
   Array,
-  Ann // (t : A)
+  Ann,  // (t : A)
+  Known // ?x in a partial-evaluation filter
 };
 enum class ProjKind : uint8_t { Fst, Snd, Field };
 
@@ -51,6 +52,13 @@ struct RLam : Raw {
   Raw* ty; // optional annotation
   Raw* body;
   Span binderSpan; // the binder itself, for errors about its type
+  // A partial-evaluation filter over the binders of its λ group (on the
+  // innermost binder): `λ x n @(?n). t`; `@` alone is `filterAlways`.
+  Raw* filter = nullptr;
+  bool filterAlways = false;
+};
+struct RKnown : Raw {
+  Name name;
 };
 struct RApp : Raw {
   Raw* fn;
@@ -129,6 +137,10 @@ struct Entry {
   Raw* ty = nullptr;  // Def (optional) / Postulate
   Raw* def = nullptr; // Def body / Check / Nf / Expr term
   bool elabtime = false, nftime = false;
+  // `name @(e) : A = λ …`: a filter, moved onto the body's λ group.
+  Raw* filter = nullptr;
+  bool filterAlways = false;
+  Span filterSpan;
   std::string path;      // Import
   std::string directive; // Other: the directive's name, e.g. ".eval"
 };

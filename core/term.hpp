@@ -20,7 +20,7 @@ enum class TTag : uint8_t {
   Meta,         // n = meta id
   InsertedMeta, // n = meta id applied to the bound variables selected by mask[0..len)
   App,          // a b, icit
-  Lam,          // name, icit, a = body
+  Lam,          // name, icit, a = body; c = partial-evaluation filter (or null)
   Pi,           // name, icit, a = domain, b = codomain
   Sigma,        // name, a = first, b = second
   Pair,         // a, b
@@ -33,6 +33,7 @@ enum class TTag : uint8_t {
   Lit,        // n = LitKind, bits / big: the literal (see literal.hpp)
   If,         // a = condition, b = then, c = else (only the branch taken is evaluated)
   Arr,        // array literal: n = length, elems
+  Known,      // ?x in a filter: n = index of x (only under a Lam's filter)
 };
 
 struct Tm {

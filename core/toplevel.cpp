@@ -212,6 +212,14 @@ bool TopLevel::completeSignature(std::optional<Entry>& sig, Entry* next) {
       next->ty = sig->ty;
       next->elabtime |= sig->elabtime;
       next->nftime |= sig->nftime;
+      if (sig->filter || sig->filterAlways) {
+        try {
+          attachFilter(next->def, sig->filter, sig->filterAlways, sig->filterSpan);
+        } catch (Error& err) {
+          printError(err);
+          return false;
+        }
+      }
       sig.reset();
       return true;
     }
@@ -413,6 +421,53 @@ bool TopLevel::evalMain(TopId id, const std::vector<std::string>& args) {
     std::string s = opts_.runner->run(w_, t, ty, e.span, true);
     if (headAxiom(w_, ty) != "%core.Unit") out_ << s << "\n";
   });
+}
+
+bool TopLevel::residualQuery(const std::string& text) {
+  auto snap = w_.snapshot();
+  const Source* src = w_.addSource("<interactive>", text);
+  Arena syntax(16 * 1024);
+  Parser parser(*src, syntax);
+  bool ok = transaction(w_, *this, Span{src, 0, uint32_t(text.size())}, true, [&] {
+    Raw* r = parser.wholeTerm();
+    std::vector<RApp*> apps;
+    while (r->kind == RKind::App) {
+      apps.push_back(static_cast<RApp*>(r));
+      r = static_cast<RApp*>(r)->fn;
+    }
+    int32_t id = r->kind == RKind::Var ? w_.lookupTop(static_cast<RVar*>(r)->name) : -1;
+    if (id < 0 || !w_.tops[id].def)
+      fail(r->span, "expected the name of a definition, then its arguments (`_`: dynamic)",
+           {"for example :residual pow _ 3"});
+    if (!opts_.runner) fail(r->span, "this thorin has no runtime");
+    w_.beginEntry();
+    Elab el(w_);
+    Cxt c;
+    size_t firstMeta = w_.metas.size();
+    Val* ty = w_.topType(TopId(id));
+    std::vector<Tm*> args;
+    for (size_t i = apps.size(); i-- > 0;) {
+      RApp* a = apps[i];
+      Val* f = forceAll(w_, ty);
+      if (f->tag != VTag::Pi) fail(a->arg->span, "this argument is one too many");
+      if (a->arg->kind == RKind::Hole) {
+        args.push_back(nullptr);
+        Val* x = w_.var(c.lvl);
+        c = el.bind(c, f->name, f->a);
+        ty = apply(w_, f, x);
+        continue;
+      }
+      Tm* t = el.check(c, a->arg, f->a);
+      for (Ix ix = 0; ix < c.lvl; ++ix)
+        if (freeIn(t, ix)) fail(a->arg->span, "a static argument cannot depend on a dynamic one");
+      args.push_back(t);
+      ty = apply(w_, f, eval(w_, c.env, t));
+    }
+    el.requireSolved(firstMeta);
+    out_ << opts_.runner->residual(w_, TopId(id), args) << "\n";
+  });
+  if (ok) w_.rollback(snap);
+  return ok;
 }
 
 void TopLevel::showQuery(Raw* r, Show what) {

@@ -28,6 +28,9 @@ public:
   virtual void invalidate(World& w, TopId id) = 0;
   /// A new world: install the runtime's hooks (World::closedCall).
   virtual void attach(World& w) = 0;
+  /// `:residual`: the residual code of `id` applied to `args` (closed terms;
+  /// nullptr for a dynamic argument) after specialization.
+  virtual std::string residual(World& w, TopId id, const std::vector<Tm*>& args) = 0;
 };
 
 struct Options {
@@ -112,6 +115,9 @@ public:
   enum class Show { Type, NormalForm, Both, Eval };
   bool query(const std::string& text, Show what, const char* origin = "<interactive>");
 
+  /// `:residual NAME ARG…` (`_` for a dynamic argument): prints the
+  /// specialized code of NAME for those arguments.
+  bool residualQuery(const std::string& text);
   void printError(const Error& e);
   /// Runs the top-level definition `id` (`main`), applied to the program's
   /// arguments if it takes them, and prints its value (unless it is a Unit).

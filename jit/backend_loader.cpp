@@ -33,7 +33,7 @@ public:
     if (warm_.joinable()) warm_.join();
     if (!load()) {
       rt.err << fmt::format("warning: the JIT is unavailable ({}); {} stays interpreted\n", error_,
-                            str(rt.world().tops[id].name));
+                            rt.nameOf(id));
       return nullptr;
     }
     return real_->compile(rt, id);

@@ -171,15 +171,28 @@ ETm* Eraser::erase(Tm* t) {
   }
   case TTag::App: return eraseApp(t);
   case TTag::Lam: {
-    uint32_t n = 0;
+    // Curried λs are one function of n parameters; a filter ends the group
+    // (it is about the parameters up to its own).
+    std::vector<Name> names;
     Tm* b = t;
-    while (b->tag == TTag::Lam) {
-      ++n;
+    Tm* filt = nullptr;
+    while (b->tag == TTag::Lam && !filt) {
+      names.push_back(b->name);
+      filt = b->c;
       b = b->a;
     }
     ETm* e = mk(ETag::Lam);
-    e->n = n;
+    e->n = uint32_t(names.size());
+    Name* ns = out_.array<Name>(names.size());
+    std::copy(names.begin(), names.end(), ns);
+    e->names = ns;
     e->a = erase(b);
+    if (filt) e->b = erase(filt);
+    return e;
+  }
+  case TTag::Known: {
+    ETm* e = mk(ETag::Known);
+    e->n = t->n;
     return e;
   }
   case TTag::Pi:

@@ -12,7 +12,10 @@
 
 namespace thorin::rt {
 
-enum class ETag : uint8_t { Var, Global, Lit, Lam, App, Let, If, Pair, Proj1, Proj2, Arr, Prim, PrimPap, Erased };
+enum class ETag : uint8_t {
+  Var, Global, Lit, Lam, App, Let, If, Pair, Proj1, Proj2, Arr, Prim, PrimPap, Erased,
+  Known, // ?x in a filter: n = index of x
+};
 
 struct ETm {
   ETag tag;
@@ -24,9 +27,10 @@ struct ETm {
     const void* big;
   };
   ETm* a = nullptr; // Lam: body; App: function; Let: definition; If: condition; Proj: pair
-  ETm* b = nullptr; // Let: body; If: then; Pair: second
+  ETm* b = nullptr; // Let: body; If: then; Pair: second; Lam: filter (null: none)
   ETm* c = nullptr; // If: else
   ETm** args = nullptr;
+  const Name* names = nullptr; // Lam: the parameters' names (for printing residual code)
 };
 
 /// Calls f(slot, depth) for each direct subterm's slot; `depth` counts the

@@ -49,7 +49,7 @@ V globalEntry(Closure* self, const V* args) {
   TopId id = TopId(self->free[0]);
   V r = gRuntime->callGlobal(id, args);
   // Once compiled, this closure calls the compiled entry directly.
-  if (Code c = gRuntime->globals[id].compiled) self->code = c;
+  if (Code c = gRuntime->global(id).compiled) self->code = c;
   return r;
 }
 
@@ -92,13 +92,13 @@ V Runtime::globalValue(TopId id) {
 }
 
 V Runtime::callGlobal(TopId id, const V* args) {
-  Global& g0 = globals[id];
+  Global& g0 = global(id);
   if (g0.compiled) { // hot path: already compiled
     ++g0.calls;
     return g0.compiled(nullptr, args);
   }
   noteCall(id);
-  Global& g = globals[id];
+  Global& g = global(id);
   if (g.compiled) return g.compiled(nullptr, args);
   IEnv* env = nullptr;
   for (uint32_t i = 0; i < g.arity; ++i)
@@ -113,7 +113,8 @@ V Runtime::eval(ETm* t, IEnv* env) {
     case ETag::Var: return lookup(env, t->n);
     case ETag::Global: return globalValue(t->n);
     case ETag::Lit: return literal(t);
-    case ETag::Erased: return rt::erased();
+    case ETag::Erased:
+    case ETag::Known: return rt::erased(); // (filters are never run)
     case ETag::Lam: {
       V c = mkClosure(lamEntry, t->n, 2);
       auto* cl = static_cast<Closure*>(obj(c));

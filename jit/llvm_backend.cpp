@@ -11,6 +11,7 @@
 // One ResourceTracker per compiled definition: redefinition removes its code.
 #include <fmt/format.h>
 
+#include <cctype>
 #include <chrono>
 #include <cstring>
 #include <map>
@@ -170,7 +171,6 @@ private:
   WorkerInfo workerInfo(Runtime& rt, TopId id);
   static void optimize(Module& m);
   void warmUp();
-  MType machineType(World& w, Val* ty);
 
   const JitOptions& opts_;
   std::unique_ptr<orc::LLJIT> jit_;
@@ -232,45 +232,34 @@ void LlvmBackend::warmUp() {
   if (auto err = tracker->remove()) consumeError(std::move(err));
 }
 
-MType LlvmBackend::machineType(World& w, Val* ty) {
-  Val* f = forceAll(w, ty);
-  if (f->tag != VTag::Top || f->sp || !w.tops[f->n].axiom) return MType::None;
-  const std::string& n = w.tops[f->n].axiom->name;
-  if (n == "%core.I64") return MType::I64;
-  if (n == "%core.F64") return MType::F64;
-  if (n == "%core.Bool") return MType::Bool;
-  return MType::None;
-}
-
 // A worker is possible when the type is a telescope of machine types ending
 // in one, with exactly as many λs in the erased body.
 WorkerInfo LlvmBackend::workerInfo(Runtime& rt, TopId id) {
   if (auto it = workerCache_.find(id); it != workerCache_.end()) return it->second;
-  World& w = rt.world();
   WorkerInfo info;
   Global& g = rt.erased(id);
-  Val* ty = forceAll(w, w.topType(id));
-  std::vector<MType> ps;
-  bool anyMachine = false;
-  while (ty->tag == VTag::Pi) {
-    MType m = machineType(w, ty->a);
+  MachineSig sig = rt.machineSig(id);
+  bool anyMachine = sig.result != MType::None;
+  for (MType m : sig.params)
     anyMachine |= m != MType::None;
-    ps.push_back(m);
-    // (A dependent codomain is instantiated with an unknown: only its head matters.)
-    ty = forceAll(w, apply(w, ty, vUnused()));
-  }
-  MType r = machineType(w, ty);
-  anyMachine |= r != MType::None;
-  if (anyMachine && !ps.empty() && g.body && g.arity == ps.size()) {
+  if (sig.known && anyMachine && !sig.params.empty() && g.body && g.arity == sig.params.size()) {
     info.ok = true;
-    info.params = ps;
-    info.result = r;
-    info.pure = r != MType::None;
-    for (MType m : ps)
+    info.params = sig.params;
+    info.result = sig.result;
+    info.pure = sig.result != MType::None;
+    for (MType m : sig.params)
       info.pure &= m != MType::None;
   }
   workerCache_[id] = info;
   return info;
+}
+
+// The symbol of a compiled definition: `t12_fib`, `t1073741824_pow__3_`.
+static std::string symbolBase(Runtime& rt, TopId id) {
+  std::string s = fmt::format("t{}_{}", id, rt.nameOf(id));
+  for (char& c : s)
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_' && !(c & 0x80)) c = '_';
+  return s;
 }
 
 // ---------------------------------------------------------------------------
@@ -315,7 +304,7 @@ public:
 
 private:
   friend class FnCompiler;
-  std::string base(TopId id) { return fmt::format("t{}_{}", id, str(rt_.world().tops[id].name)); }
+  std::string base(TopId id) { return symbolBase(rt_, id); }
   Type* llType(MType m) { return m == MType::F64 ? f64_ : m == MType::Bool ? i1_ : i64_; }
   Function* newFn(const std::string& name, Type* ret, std::vector<Type*> args) {
     Function* f = Function::Create(FunctionType::get(ret, args, false), Function::ExternalLinkage, name,
@@ -427,7 +416,8 @@ public:
     switch (t->tag) {
     case ETag::Var: return env_[env_.size() - 1 - t->n];
     case ETag::Global: return {b_.CreateCall(mc_.h_.global, {b_.getInt32(t->n)}), MType::None};
-    case ETag::Erased: return {wordConst(erased()), MType::None};
+    case ETag::Erased:
+    case ETag::Known: return {wordConst(erased()), MType::None}; // (filters are never run)
     case ETag::Lit: return literal(t);
     case ETag::Lam: return {lambda(t), MType::None};
     case ETag::App: return app(t);
@@ -752,8 +742,7 @@ void ModuleCompiler::finish() {
 // ---------------------------------------------------------------------------
 
 Code LlvmBackend::compile(Runtime& rt, TopId id) {
-  World& w = rt.world();
-  std::string name(str(w.tops[id].name));
+  std::string name = rt.nameOf(id);
   auto t0 = std::chrono::steady_clock::now();
   if (!started_) start();
   if (!jit_) {
@@ -804,7 +793,7 @@ Code LlvmBackend::compile(Runtime& rt, TopId id) {
                           toString(std::move(err)));
     return nullptr;
   }
-  std::string base = fmt::format("t{}_{}", id, name);
+  std::string base = symbolBase(rt, id);
   auto sym = jit_->lookup(base);
   if (!sym) {
     rt.err << fmt::format("warning: JIT failure for {} ({}); it stays interpreted\n", name,
@@ -849,9 +838,9 @@ void LlvmBackend::remove(const std::vector<TopId>& ids) {
     workerCache_.erase(id);
   }
   for (TopId id : gone)
-    if (gRt && id < gRt->globals.size()) {
-      gRt->globals[id].compiled = nullptr;
-      gRt->globals[id].calls = 0;
+    if (gRt && (isSpec(id) ? id - kSpecBase < gRt->specCount() : id < gRt->globals.size())) {
+      gRt->global(id).compiled = nullptr;
+      gRt->global(id).calls = 0;
     }
 }
 

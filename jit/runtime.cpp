@@ -9,6 +9,7 @@
 #include "eval.hpp"
 #include "guard.hpp"
 #include "literal.hpp"
+#include "specialize.hpp"
 
 namespace thorin::rt {
 
@@ -16,6 +17,7 @@ Runtime::Runtime(JitOptions o, std::ostream& e) : opts(o), err(e) {}
 Runtime::~Runtime() = default;
 
 Global& Runtime::global(TopId id) {
+  if (isSpec(id)) return specs_[id - kSpecBase];
   if (id >= globals.size()) globals.resize(w_->tops.size() > id ? w_->tops.size() : id + 1);
   return globals[id];
 }
@@ -29,13 +31,125 @@ Global& Runtime::erased(TopId id) {
   Eraser er(*w_, arena_);
   ETm* body = er.erase(e.def);
   Global& g2 = global(id);
-  g2.body = body;
+  g2.source = g2.body = body;
   g2.arity = body->tag == ETag::Lam ? body->n : 0;
+  // Calls whose filter holds are specialized (the source stays for unfolding).
+  if (mentionsFilter(body)) {
+    std::vector<TopId> used;
+    ETm* spec = Specializer(*this).function(body, used);
+    Global& g3 = global(id);
+    g3.body = spec;
+    g3.specsUsed = std::move(used);
+    return g3;
+  }
   return g2;
 }
 
+bool Runtime::mentionsFilter(ETm* t) {
+  if (t->tag == ETag::Lam && t->b) return true;
+  if (t->tag == ETag::App && t->a->tag == ETag::Global && !isSpec(t->a->n)) {
+    Global& g = erased(t->a->n);
+    if (g.source && g.source->tag == ETag::Lam && g.source->b) return true;
+  }
+  bool found = false;
+  forEachChild(t, 0, [&](ETm* c, uint32_t) { found = found || mentionsFilter(c); });
+  return found;
+}
+
+std::string Runtime::nameOf(TopId id) {
+  if (!isSpec(id)) return std::string(str(w_->tops[id].name));
+  const SpecInfo& s = spec(id);
+  return fmt::format("{}@({})", str(w_->tops[s.origin].name), s.args);
+}
+
+static MType machineType(World& w, Val* ty) {
+  Val* f = forceAll(w, ty);
+  if (f->tag != VTag::Top || f->sp || !w.tops[f->n].axiom) return MType::None;
+  const std::string& n = w.tops[f->n].axiom->name;
+  if (n == "%core.I64") return MType::I64;
+  if (n == "%core.F64") return MType::F64;
+  if (n == "%core.Bool") return MType::Bool;
+  return MType::None;
+}
+
+MachineSig Runtime::machineSig(TopId id) {
+  MachineSig sig;
+  if (isSpec(id)) {
+    const SpecInfo& s = spec(id);
+    MachineSig o = machineSig(s.origin);
+    if (!o.known || o.params.size() != s.isStatic.size()) return sig;
+    for (size_t i = 0; i < o.params.size(); ++i)
+      if (!s.isStatic[i]) sig.params.push_back(o.params[i]);
+    sig.result = o.result;
+    sig.known = true;
+    return sig;
+  }
+  World& w = *w_;
+  Val* ty = forceAll(w, w.topType(id));
+  while (ty->tag == VTag::Pi) {
+    sig.params.push_back(machineType(w, ty->a));
+    // (A dependent codomain is instantiated with an unknown: only its head matters.)
+    ty = forceAll(w, apply(w, ty, vUnused()));
+  }
+  sig.result = machineType(w, ty);
+  sig.known = true;
+  return sig;
+}
+
+TopId Runtime::addSpec(SpecInfo info, ETm* body) {
+  TopId id = kSpecBase + TopId(specs_.size());
+  Global g;
+  g.erasedDone = true;
+  g.source = g.body = body;
+  g.arity = body->tag == ETag::Lam ? body->n : 0;
+  specs_.push_back(std::move(g));
+  specByKey_[info.key] = id;
+  specInfo_.push_back(std::move(info));
+  return id;
+}
+
+TopId* Runtime::findSpec(const std::string& key) {
+  auto it = specByKey_.find(key);
+  return it == specByKey_.end() ? nullptr : &it->second;
+}
+
+// Drops the specializations that unfolded any of `ids`, their code, and the
+// specialized bodies that call them (erased again when next needed).
+void Runtime::dropSpecs(const std::vector<TopId>& ids) {
+  std::vector<TopId> gone;
+  for (size_t i = 0; i < specInfo_.size(); ++i) {
+    SpecInfo& s = specInfo_[i];
+    if (s.dropped) continue;
+    for (TopId d : s.deps)
+      if (std::find(ids.begin(), ids.end(), d) != ids.end()) {
+        s.dropped = true;
+        specByKey_.erase(s.key);
+        gone.push_back(kSpecBase + TopId(i));
+        break;
+      }
+  }
+  if (gone.empty()) return;
+  std::vector<TopId> code;
+  auto uses = [&](Global& g) {
+    for (TopId u : g.specsUsed)
+      if (std::find(gone.begin(), gone.end(), u) != gone.end()) return true;
+    return false;
+  };
+  auto reset = [&](TopId id, Global& g) {
+    if (g.compiled) code.push_back(id);
+    g = Global{};
+  };
+  for (TopId id : gone)
+    reset(id, specs_[id - kSpecBase]);
+  for (TopId id = 0; id < globals.size(); ++id)
+    if (uses(globals[id])) reset(id, globals[id]);
+  for (size_t i = 0; i < specs_.size(); ++i)
+    if (uses(specs_[i])) reset(kSpecBase + TopId(i), specs_[i]);
+  if (backend && !code.empty()) backend->remove(code);
+}
+
 void Runtime::noteCall(TopId id) {
-  Global& g = globals[id];
+  Global& g = global(id);
   if (++g.calls == opts.threshold && opts.mode == JitMode::Lazy) compile(id);
 }
 
@@ -51,21 +165,25 @@ bool Runtime::compile(TopId id) {
   g2.compiled = c;
   g2.epoch = 0; // its value (a closure) is rebuilt with the compiled entry
   if (opts.stats)
-    err << fmt::format("jit: compiled {} in {:.2f} ms\n", str(w_->tops[id].name), g2.compileMs);
+    err << fmt::format("jit: compiled {} in {:.2f} ms\n", nameOf(id), g2.compileMs);
   return true;
 }
 
 void Runtime::invalidate(World& w, TopId id) {
   if (&w != w_ || id >= globals.size()) return;
+  dropSpecs({id});
   if (globals[id].compiled && backend) backend->remove({id}); // (and its dependents)
   globals[id] = Global{};
 }
 
 void Runtime::forgetFrom(World& w, TopId first) {
   if (&w != w_ || first >= globals.size()) return;
-  std::vector<TopId> gone;
-  for (TopId id = first; id < globals.size(); ++id)
+  std::vector<TopId> gone, all;
+  for (TopId id = first; id < globals.size(); ++id) {
+    all.push_back(id);
     if (globals[id].compiled) gone.push_back(id);
+  }
+  dropSpecs(all);
   if (backend && !gone.empty()) backend->remove(gone);
   globals.resize(first);
 }
@@ -123,7 +241,12 @@ void Runtime::useWorld(World& w) {
         if (globals[id].compiled) all.push_back(id);
       backend->remove(all);
     }
+    for (size_t i = 0; i < specs_.size(); ++i)
+      if (specs_[i].compiled && backend) backend->remove({kSpecBase + TopId(i)});
     globals.clear();
+    specs_.clear();
+    specInfo_.clear();
+    specByKey_.clear();
     w_ = &w;
   }
   globals.resize(std::max<size_t>(globals.size(), w.tops.size()));
@@ -141,6 +264,16 @@ void Runtime::attach(World& w) {
   w.onRollback = [](World& w, TopId first, void* ctx) {
     static_cast<Runtime*>(ctx)->forgetFrom(w, first);
   };
+}
+
+std::string Runtime::residual(World& w, TopId id, const std::vector<Tm*>& args) {
+  useWorld(w);
+  Eraser er(w, arena_);
+  std::vector<ETm*> es;
+  for (Tm* t : args)
+    es.push_back(t ? er.erase(t) : nullptr);
+  ETm* r = Specializer(*this).residual(id, es);
+  return r ? showETm(*this, r) : "(no code: a postulate)";
 }
 
 static V wordOfLit(const Val* v) {
@@ -219,6 +352,10 @@ std::string Runtime::run(World& w, Tm* t, Val* ty, Span where, bool bare) {
   } reset;
   Eraser er(w, arena_);
   ETm* e = er.erase(t);
+  if (mentionsFilter(e)) {
+    std::vector<TopId> used;
+    e = Specializer(*this).function(e, used);
+  }
   try {
     V v = eval(e, nullptr);
     if (bare) {

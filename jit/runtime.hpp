@@ -4,7 +4,9 @@
 // Runner interface, so core/ stays free of the JIT.
 #pragma once
 #include <atomic>
+#include <deque>
 #include <memory>
+#include <unordered_map>
 #include <string>
 #include <vector>
 
@@ -24,11 +26,13 @@ struct JitOptions {
   bool stats = false;     // print one line per compiled function to stderr
 };
 
-/// What the runtime knows about one top-level definition.
+/// What the runtime knows about one top-level definition (or specialization).
 struct Global {
-  ETm* body = nullptr; // erased definition (nullptr: not erased yet)
-  uint32_t arity = 0;  // leading λs of the erased definition
+  ETm* body = nullptr;   // erased definition, specialized (nullptr: not erased yet)
+  ETm* source = nullptr; // erased definition as written (what specialization unfolds)
+  uint32_t arity = 0;    // leading λs of the erased definition
   bool erasedDone = false;
+  std::vector<TopId> specsUsed; // specializations `body` calls
   uint64_t calls = 0;
   // Per-run cache of a constant's value (or of the closure of a function).
   uint64_t epoch = 0;
@@ -37,6 +41,28 @@ struct Global {
   Code compiled = nullptr; // uniform entry (boxed arguments)
   bool compileFailed = false;
   double compileMs = 0;
+};
+
+/// Specializations are globals too, numbered from here (TopIds stay below).
+constexpr TopId kSpecBase = 0x40000000;
+inline bool isSpec(TopId id) { return id >= kSpecBase; }
+
+/// A specialization: `origin` with some arguments static (jit/specialize.cpp).
+struct SpecInfo {
+  TopId origin = 0;
+  std::string args;       // the arguments as written by :spec, `_` for dynamic ones
+  std::string key;        // origin and static arguments (the memo key)
+  std::vector<bool> isStatic; // per parameter of origin's λ group
+  std::vector<TopId> deps; // top-level definitions unfolded into it
+  uint32_t size = 0;       // nodes of its residual code
+  bool dropped = false;
+};
+
+/// The machine types of a function's parameters and result (None: a word).
+struct MachineSig {
+  std::vector<MType> params;
+  MType result = MType::None;
+  bool known = false;
 };
 
 /// The compiler behind tier 1 (jit/llvm_backend.cpp); absent with --jit=off.
@@ -65,6 +91,7 @@ public:
   std::string run(World& w, Tm* t, Val* ty, Span where, bool bare = false) override;
   void invalidate(World& w, TopId id) override;
   void attach(World& w) override;
+  std::string residual(World& w, TopId id, const std::vector<Tm*>& args) override;
   /// Entries from `first` on are rolled back: drop what was derived from them.
   void forgetFrom(World& w, TopId first);
   /// World::closedCall: a call of a function on builtin data, on literals.
@@ -73,6 +100,19 @@ public:
   World& world() { return *w_; }
   Arena& arena() { return arena_; }
   Global& global(TopId id);
+  /// `fib`, or `pow@(_ 3)` for a specialization.
+  std::string nameOf(TopId id);
+  /// Machine types along `id`'s type (a specialization: its origin's, without
+  /// the static parameters).
+  MachineSig machineSig(TopId id);
+  /// Registers a specialization; its body is a closed λ (or a constant).
+  TopId addSpec(SpecInfo info, ETm* body);
+  SpecInfo& spec(TopId id) { return specInfo_[id - kSpecBase]; }
+  size_t specCount() const { return specInfo_.size(); }
+  TopId* findSpec(const std::string& key);
+  /// Is this erased term worth specializing (does it call a function with a
+  /// filter, or contain a λ with one)?
+  bool mentionsFilter(ETm* t);
   /// The erased definition of a top-level entry (erasing it on first use).
   Global& erased(TopId id);
   /// The value of a top-level entry in the current run.
@@ -96,6 +136,10 @@ public:
 
 private:
   std::string show(V v, Val* ty);
+  void dropSpecs(const std::vector<TopId>& ids);
+  std::deque<Global> specs_;
+  std::deque<SpecInfo> specInfo_;
+  std::unordered_map<std::string, TopId> specByKey_;
   void useWorld(World& w);
   bool running_ = false; // a run is under way (its heap must not be reset)
   World* w_ = nullptr;

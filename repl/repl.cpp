@@ -45,6 +45,9 @@ const std::vector<Repl::Command> Repl::commands_ = {
     {"stats", "", "show memory use and the number of definitions and metas", &Repl::cmdStats},
     {"jit", "", "list compiled functions with call counts and compile times", &Repl::cmdJit},
     {"llvm", "NAME", "show the optimized LLVM IR of a compiled function", &Repl::cmdLlvm},
+    {"spec", "NAME", "list the specializations of a function (filters: @(…))", &Repl::cmdSpec},
+    {"residual", "NAME ARG…", "show NAME's code specialized to the arguments (_: dynamic)",
+     &Repl::cmdResidual},
     {"set", "OPTION VALUE", "set an option: jit-threshold N", &Repl::cmdSet},
     {"watch", "FILE…", "load files, run main, and again whenever they change", &Repl::cmdWatch},
     {"unwatch", "", "stop watching", &Repl::cmdUnwatch},
@@ -410,6 +413,33 @@ void Repl::cmdLlvm(const std::string& a) {
     return;
   }
   out_ << ir;
+}
+
+void Repl::cmdSpec(const std::string& a) {
+  rt::Runtime* r = runtimeOf(s_);
+  int32_t id = topByName(a);
+  if (!r || id < 0) return;
+  bool any = false;
+  for (size_t i = 0; i < r->specCount(); ++i) {
+    TopId sid = rt::kSpecBase + TopId(i);
+    const rt::SpecInfo& si = r->spec(sid);
+    if (si.origin != TopId(id) || si.dropped) continue;
+    any = true;
+    const rt::Global& g = r->global(sid);
+    out_ << fmt::format("{:<24} size {:>5}  {:>10} calls  {}\n", r->nameOf(sid), si.size, g.calls,
+                        g.compiled ? fmt::format("compiled in {:.2f} ms", g.compileMs)
+                                   : std::string("not compiled"));
+  }
+  if (!any)
+    out_ << fmt::format("{} has no specializations (inlined ones are not listed; see :residual)\n", a);
+}
+
+void Repl::cmdResidual(const std::string& a) {
+  if (a.empty()) {
+    err_ << "error: usage: :residual NAME ARG… (for example :residual pow _ 3)\n";
+    return;
+  }
+  s_.top().residualQuery(a);
 }
 
 void Repl::cmdSet(const std::string& a) {

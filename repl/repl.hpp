@@ -46,6 +46,8 @@ private:
   void cmdJit(const std::string& a);
   void cmdLlvm(const std::string& a);
   void cmdSet(const std::string& a);
+  void cmdSpec(const std::string& a);
+  void cmdResidual(const std::string& a);
   void cmdWatch(const std::string& a);
   void cmdUnwatch(const std::string& a);
   void onFileChange();

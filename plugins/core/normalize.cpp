@@ -170,7 +170,7 @@ Val* i64ToF64(World& w, Val* const* a) {
 Val* f64ToI64(World& w, Val* const* a) {
   if (!isLit(a[0], LitKind::F64)) return nullptr;
   double d = litF64(a[0]);
-  if (!(d > -9223372036854775808.0 - 1 && d < 9223372036854775808.0)) return nullptr;
+  if (!(d >= -9223372036854775808.0 && d < 9223372036854775808.0)) return nullptr; // [-2^63, 2^63)
   return vLit(w, LitKind::I64, uint64_t(int64_t(d)));
 }
 Val* natToF64(World& w, Val* const* a) {

@@ -115,7 +115,7 @@ V i64ToNat(const V* a, uint32_t span) {
 V i64ToF64(const V* a, uint32_t) { return ofF64(double(toI64(a[0]))); }
 V f64ToI64(const V* a, uint32_t span) {
   double d = toF64(a[0]);
-  if (!(d > -9223372036854775809.0 && d < 9223372036854775808.0))
+  if (!(d >= -9223372036854775808.0 && d < 9223372036854775808.0)) // [-2^63, 2^63)
     fail("f64ToI64: the number is out of range for I64 (or NaN)", span);
   return ofI64(int64_t(d));
 }

@@ -1,0 +1,1085 @@
+#!/usr/bin/env python3
+"""Differential test of incremental reloading: `:r` after an edit must show
+exactly what a fresh `thorin main.thorin` of the edited files shows.
+
+  test_reload_differential.py THORIN [--seed S] [--programs P] [--rounds R] [--verbose]
+                                     [--keep DIR]
+
+Random small programs (two files: main.thorin, which `.import`s lib.thorin)
+over builtin data are generated with a fixed seed: literal definitions,
+functions, recursive functions with signatures, functions of two arguments,
+implicit arguments (`myid`, `twice`, the prelude's `id`), type synonyms
+(`Num : U = Nat`), strings, proofs by `refl` that normalise recursive calls
+during elaboration (`pf : Eq (fact 4) 24 = refl`), shadowing and `.eval`s.
+Then each program is edited R times at random: a literal changed, a type
+changed (to an equivalent one or to one that breaks the definition or its
+users), a definition deleted, inserted (sometimes shadowing a name above its
+users), moved (also to the other file), renamed or reformatted (one line /
+`= body` on a continuation line / Agda-style signature then definition), the
+`.import` removed, added or moved, lib.thorin edited, a syntax error
+introduced and fixed the next round, only `.eval`s, comments or blank lines
+changed, or an earlier version restored.
+
+One REPL process (`thorin main.thorin`) lives through all the edits of a
+program; after each edit it gets `:r` and then a fixed list of commands
+(`:bro`, `:i`/`:z` of some names, `:eval`s), each preceded by a marker
+`:eval "@@k"`. A fresh process `thorin main.thorin` of the same files gets the
+same commands (without `:r`). Then:
+  - if the fresh load fails, the reload must fail with the same diagnostics
+    and `reload failed; the previous definitions are kept`, and the REPL must
+    answer the commands exactly as it did after its last successful reload;
+  - if the fresh load succeeds, the reload must succeed, its summary line
+    `reloaded main.thorin: … re-checked N of M definitions in T` must count
+    M = the definitions in the loaded files (N <= M), the `.eval` lines it
+    prints must equal the fresh load's, and so must every command's output
+    (metavariable numbers are renumbered in order of appearance, since a
+    reload legitimately allocates new ones);
+  - when no definition's text changed and the `.import` did not move relative
+    to the definitions (only `.eval`s, comments, blank lines, or a fix that
+    restores the last good files), the summary must say
+    `no changes; re-checked 0 of M`.
+Odd-numbered programs run both processes with `--jit-threshold 2`, so the
+REPL keeps compiled code across reloads (the fresh process rarely gets hot).
+On a failure the program, round, both file versions (last good and current),
+the commands and expected vs actual output are printed; --keep DIR writes
+every version of the files there. Exit status 1 on any failure.
+"""
+import argparse
+import copy
+import os
+import queue
+import random
+import re
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+SEED = 20261122
+PROGRAMS = 6
+ROUNDS = 50                  # edits per program: 300 in all
+TIMEOUT = 60                 # seconds for any one answer (ASan builds are slow)
+END = '"--end--"'
+FAILED = "reload failed; the previous definitions are kept"
+SUMMARY = re.compile(r"^reloaded (\S+): (.*?)re-checked (?:(\d+) of (\d+)|all (\d+)) definitions in "
+                     r"[0-9.]+(?:µs|ms|s)$")
+DIAG = re.compile(r"^\S+:\d+:\d+: error: ")
+
+# ---------------------------------------------------------------- terms
+
+
+class Node:
+    atomic = False
+
+    def lits(self):
+        return []
+
+    def names(self):
+        return set()
+
+
+class Lit(Node):
+    """An editable literal (a Nat, or a Bool when boolean)."""
+    atomic = True
+
+    def __init__(self, value, boolean=False):
+        self.value, self.boolean = value, boolean
+
+    def render(self):
+        return ("true" if self.value else "false") if self.boolean else str(self.value)
+
+    def lits(self):
+        return [self]
+
+
+class Raw(Node):
+    """Fixed text (not edited by literal edits)."""
+
+    def __init__(self, text, atomic=True, names=()):
+        self.text, self.atomic, self._names = text, atomic, set(names)
+
+    def render(self):
+        return self.text
+
+    def names(self):
+        return set(self._names)
+
+
+class Var(Raw):
+    def __init__(self, name):
+        super().__init__(name, True, [name])
+
+
+def par(n):
+    return n.render() if n.atomic else f"({n.render()})"
+
+
+class App(Node):
+    def __init__(self, fn, *args):
+        self.fn, self.args = fn, list(args)
+
+    def render(self):
+        return " ".join([par(self.fn)] + [par(a) for a in self.args])
+
+    def lits(self):
+        return self.fn.lits() + [l for a in self.args for l in a.lits()]
+
+    def names(self):
+        return self.fn.names().union(*[a.names() for a in self.args])
+
+
+class Bin(Node):
+    def __init__(self, op, l, r):
+        self.op, self.l, self.r = op, l, r
+
+    def render(self):
+        return f"{par(self.l)} {self.op} {par(self.r)}"
+
+    def lits(self):
+        return self.l.lits() + self.r.lits()
+
+    def names(self):
+        return self.l.names() | self.r.names()
+
+
+class If(Node):
+    def __init__(self, c, t, e):
+        self.c, self.t, self.e = c, t, e
+
+    def render(self):
+        return f"if {self.c.render()} then {self.t.render()} else {self.e.render()}"
+
+    def lits(self):
+        return self.c.lits() + self.t.lits() + self.e.lits()
+
+    def names(self):
+        return self.c.names() | self.t.names() | self.e.names()
+
+
+class Lam(Node):
+    def __init__(self, params, body):
+        self.params, self.body = params, body
+
+    def render(self):
+        return f"λ {' '.join(self.params)}. {self.body.render()}"
+
+    def lits(self):
+        return self.body.lits()
+
+    def names(self):
+        return self.body.names() - set(self.params)
+
+
+# ---------------------------------------------------------------- programs
+
+# Every name has one kind for the whole test, so a shadowing definition has
+# the same kind as what it shadows (recursive functions are only ever applied
+# to small literals, whatever a name comes to mean).
+POOLS = {
+    "N": ["a", "b", "c", "d", "k", "m"],
+    "B": ["ok", "flag"],
+    "F": ["f", "inc", "dbl"],
+    "R": ["g", "fact", "tri"],
+    "F2": ["h", "add2"],
+    "T": ["Num", "Cnt"],
+    "P1": ["myid", "id"],
+    "P2": ["twice"],
+    "S": ["s", "msg"],
+    "Q": ["pf", "pf2", "pf3"],
+    "NB": ["not", "neg"],
+}
+KIND = {n: k for k, ns in POOLS.items() for n in ns}
+KIND.update({"Eq": "EQ", "refl": "REFL", "big": "N"})
+PRELUDE = {"id": "P1", "not": "NB"}      # prelude and core names the generator uses
+
+
+class Def:
+    def __init__(self, name, ty, body, fmt=0, rspec=None):
+        self.name, self.ty, self.body, self.fmt = name, ty, body, fmt
+        self.rspec = rspec          # (base Lit, combinator, Lit) of a recursive function
+
+    @property
+    def kind(self):
+        return KIND[self.name]
+
+    def render(self):
+        ty, body = self.ty.render(), self.body.render()
+        if self.fmt == 1:
+            return f"{self.name} : {ty}\n  = {body}"
+        if self.fmt == 2:
+            return f"{self.name} : {ty}\n{self.name} = {body}"
+        return f"{self.name} : {ty} = {body}"
+
+    def lits(self):
+        return self.ty.lits() + self.body.lits()
+
+
+DIRECTIVES = [".eval", ".eval", ".eval", ".nf", ".check"]
+
+
+class Eval:
+    """A directive: .eval (mostly), .nf or .check."""
+
+    def __init__(self, expr, directive=".eval"):
+        self.expr, self.directive = expr, directive
+
+    def render(self):
+        return f"{self.directive} {self.expr.render()}"
+
+    def lits(self):
+        return self.expr.lits()
+
+
+class Line:
+    """A comment, a blank line, .import lib, or broken text."""
+
+    def __init__(self, text):
+        self.text = text
+
+    def render(self):
+        return self.text
+
+    def lits(self):
+        return []
+
+
+FILES = ["main", "lib", "util"]
+
+
+def is_import(e):
+    """The file an `.import` line imports, else None."""
+    return e.text[len(".import "):] if isinstance(e, Line) and e.text.startswith(".import ") else None
+
+
+def load_order(state):
+    """The files a load of main.thorin reads, in order (each once)."""
+    order = []
+
+    def load(f):
+        order.append(f)
+        for e in state[f]:
+            t = is_import(e)
+            if t and t not in order:
+                load(t)
+    load("main")
+    return order
+
+
+def render_file(entries):
+    return "".join(e.render() + "\n" for e in entries)
+
+
+def r_value(d, n):
+    """The value of recursive function d at n, computed here."""
+    base, comb, lit = d.rspec
+    v = base.value
+    for i in range(1, n + 1):
+        v = {"mul": i * v, "add": v + lit.value, "lin": i + v * lit.value}[comb]
+    return v
+
+
+def recursive(name, base, comb, lit, fmt=0):
+    """name : Nat → Nat = λ n. if n == 0 then base else (a step by comb, calling name on n - 1)."""
+    rec = App(Var(name), Raw("n - 1", atomic=False, names=["n"]))
+    step = {"mul": Bin("*", Var("n"), rec), "add": Bin("+", rec, lit),
+            "lin": Bin("+", Var("n"), Bin("*", rec, lit))}[comb]
+    body = Lam(["n"], If(Raw("n == 0", atomic=False, names=["n"]), base, step))
+    return Def(name, Raw("Nat → Nat"), body, fmt, rspec=(base, comb, lit))
+
+
+class Gen:
+    def __init__(self, rng):
+        self.rng = rng
+
+    # -- scope
+    @staticmethod
+    def env_at(state, fname, pos):
+        """name -> Def (or kind string for prelude names) visible before entry pos of file fname
+        when main.thorin is loaded (an imported file sees what is in scope where it is imported)."""
+        env, loaded, found = dict(PRELUDE), set(), []
+
+        def load(f):
+            loaded.add(f)
+            for i, e in enumerate(state[f] + [None]):
+                if f == fname and i == pos and not found:
+                    found.append(dict(env))
+                if isinstance(e, Def):
+                    env[e.name] = e
+                elif e is not None and is_import(e) and is_import(e) not in loaded:
+                    load(is_import(e))
+        load("main")
+        if not found:               # (a file that is not loaded: its own scope)
+            env, loaded = dict(PRELUDE), set()
+            load(fname)
+        return found[0] if found else env
+
+    @staticmethod
+    def kind_of(v):
+        return v if isinstance(v, str) else v.kind
+
+    def names_of(self, env, *kinds):
+        return sorted(n for n, v in env.items() if self.kind_of(v) in kinds)
+
+    # -- expressions
+    def nat(self, env, locs, d=0):
+        r = self.rng
+        opts = [("lit", 3)]
+        if locs:
+            opts.append(("loc", 4))
+        if self.names_of(env, "N"):
+            opts.append(("var", 3))
+        if d < 2:
+            for kind, w in (("F", 2), ("R", 2), ("F2", 1), ("P1", 1), ("P2", 1), ("S", 1)):
+                if self.names_of(env, kind):
+                    opts.append((kind, w))
+            opts += [("+", 2), ("-", 1), ("*", 2), ("if", 1), ("/", 1), ("%", 1)]
+        what = r.choices([o for o, _ in opts], [w for _, w in opts])[0]
+        if what == "lit":
+            return Lit(r.randint(0, 12))
+        if what == "loc":
+            return Var(r.choice(locs))
+        if what == "var":
+            return Var(r.choice(self.names_of(env, "N")))
+        if what == "F":
+            return App(Var(r.choice(self.names_of(env, "F"))), self.nat(env, locs, d + 1))
+        if what == "R":
+            return App(Var(r.choice(self.names_of(env, "R"))), Lit(r.randint(0, 8)))
+        if what == "F2":
+            return App(Var(r.choice(self.names_of(env, "F2"))), self.nat(env, locs, d + 1),
+                       self.nat(env, locs, d + 1))
+        if what == "P1":
+            return App(Var(r.choice(self.names_of(env, "P1"))), self.nat(env, locs, d + 1))
+        if what == "P2":
+            fs = self.names_of(env, "F")
+            fn = Var(r.choice(fs)) if fs and r.random() < 0.6 else \
+                Lam(["x"], Bin("+", Var("x"), Lit(r.randint(1, 5))))
+            return App(Var(r.choice(self.names_of(env, "P2"))), fn, self.nat(env, locs, d + 1))
+        if what == "S":
+            return App(Var("strLen"), Var(r.choice(self.names_of(env, "S"))))
+        if what == "if":
+            return If(self.bool(env, locs, d + 1), self.nat(env, locs, d + 1), self.nat(env, locs, d + 1))
+        if what == "*":                 # (by a literal only: values stay small)
+            return Bin("*", self.nat(env, locs, d + 1), Lit(r.randint(0, 5)))
+        if what in ("/", "%"):          # (a literal edit may make it a division by zero)
+            return Bin(what, self.nat(env, locs, d + 1), Lit(r.randint(1, 5)))
+        return Bin(what, self.nat(env, locs, d + 1), self.nat(env, locs, d + 1))
+
+    def bool(self, env, locs, d=0):
+        r = self.rng
+        opts = ["lit", "cmp", "cmp"]
+        if self.names_of(env, "B"):
+            opts.append("var")
+        if d < 2:
+            opts += ["and"] + ["not"] * bool(self.names_of(env, "NB"))
+        what = r.choice(opts)
+        if what == "lit":
+            return Lit(r.random() < 0.5, boolean=True)
+        if what == "var":
+            return Var(r.choice(self.names_of(env, "B")))
+        if what == "not":
+            return App(Var(r.choice(self.names_of(env, "NB"))), self.bool(env, locs, d + 1))
+        if what == "and":
+            return Bin(r.choice(["&&", "||"]), self.bool(env, locs, d + 1), self.bool(env, locs, d + 1))
+        return Bin(r.choice(["==", "<", "<=", "!="]), self.nat(env, locs, d + 1), self.nat(env, locs, d + 1))
+
+    def string(self, env, d=0):
+        r = self.rng
+        if self.names_of(env, "S") and r.random() < 0.4:
+            return App(Var("strCat"), Var(r.choice(self.names_of(env, "S"))), Raw('"!"'))
+        return App(Var("strCat"), Raw(r.choice(['"n="', '"ab"', '""'])),
+                   App(Var("natToString"), self.nat(env, [], d + 1)))
+
+    def expr(self, env):
+        x = self.rng.random()
+        if x < 0.7:
+            return self.nat(env, [])
+        if x < 0.9:
+            return self.bool(env, [])
+        return self.string(env)
+
+    # -- definitions
+    def nat_type(self, env):
+        ts = self.names_of(env, "T")
+        return Raw(self.rng.choice(ts)) if ts and self.rng.random() < 0.3 else Raw("Nat")
+
+    def definition(self, name, env):
+        """A new definition of name, its body in env (name itself is not in scope for it)."""
+        r, kind = self.rng, KIND[name]
+        env = {n: v for n, v in env.items() if n != name}
+        fmt = r.choices([0, 1, 2], [6, 1, 1])[0]
+        if kind == "N":
+            body = Lit(r.randint(0, 12)) if r.random() < 0.35 else self.nat(env, [])
+            return Def(name, self.nat_type(env), body, fmt)
+        if kind == "B":
+            return Def(name, Raw("Bool"), self.bool(env, []), fmt)
+        if kind == "F":
+            ty = r.choice(["Nat → Nat", "(n : Nat) → Nat"])
+            return Def(name, Raw(ty), Lam(["n"], self.nat(env, ["n"])), fmt)
+        if kind == "F2":
+            return Def(name, Raw("Nat → Nat → Nat"), Lam(["x", "y"], self.nat(env, ["x", "y"])), fmt)
+        if kind == "R":
+            return recursive(name, Lit(r.randint(0, 3)), r.choice(["mul", "add", "lin"]),
+                             Lit(r.randint(1, 3)), fmt)
+        if kind == "T":
+            return Def(name, Raw("U"), Raw("Nat"), fmt)
+        if kind == "P1":
+            return Def(name, Raw("{A : U} → A → A"), Raw("λ x. x", atomic=False), fmt)
+        if kind == "P2":
+            return Def(name, Raw("{A : U} → (A → A) → A → A"), Raw("λ f x. f (f x)", atomic=False), fmt)
+        if kind == "S":
+            return Def(name, Raw("String"), self.string(env), fmt)
+        if kind == "Q":
+            return self.proof(name, env, fmt)
+        if kind == "NB":
+            body = r.choice([Raw("λ b. if b then false else true", atomic=False), Raw("λ b. b", atomic=False),
+                             Lam(["b"], Bin("&&", Var("b"), Lit(r.random() < 0.5, boolean=True)))])
+            return Def(name, Raw("Bool → Bool"), body, fmt)
+        raise ValueError(name)
+
+    def new_kind(self, env, kinds):
+        """A kind for a new definition (proofs only where Eq and refl are in scope)."""
+        ok = [k for k in kinds if k != "Q" or ("Eq" in env and "refl" in env)]
+        return self.rng.choice(ok)
+
+    def proof(self, name, env, fmt):
+        r = self.rng
+        opts = ["plus0"]
+        rs = [v for v in env.values() if isinstance(v, Def) and v.rspec]
+        ns = [v for v in env.values() if isinstance(v, Def) and v.kind == "N" and isinstance(v.body, Lit)]
+        fs = self.names_of(env, "F")
+        opts += ["rec"] * 3 * bool(rs) + ["lit"] * 2 * bool(ns) + ["same"] * bool(fs)
+        what = r.choice(opts)
+        eq = Var("Eq")
+        if what == "rec":
+            d = r.choice(rs)
+            n = r.randint(0, 6)
+            ty = App(eq, App(Var(d.name), Lit(n)), Lit(r_value(d, n)))
+        elif what == "lit":
+            d = r.choice(ns)
+            ty = App(eq, Var(d.name), Lit(d.body.value))
+        elif what == "same":
+            f, n = r.choice(fs), r.randint(0, 9)
+            ty = App(eq, App(Var(f), Lit(n)), App(Var(f), Lit(n)))
+        else:
+            return Def(name, Raw("(n : Nat) → Eq (n + 0) n", atomic=False, names=["Eq"]),
+                       Raw("λ n. refl", atomic=False, names=["refl"]), fmt)
+        return Def(name, ty, Var("refl"), fmt)
+
+    def program(self, big=False):
+        r = self.rng
+        lib = [Line(".import util")] if r.random() < 0.8 else []
+        lib += [Def("Eq", Raw("{A : U} → A → A → U"),
+                    Raw("λ {A} x y. (P : A → U) → P x → P y", atomic=False)),
+                Def("refl", Raw("{A : U} {x : A} → Eq x x", names=["Eq"]), Raw("λ P px. px", atomic=False))]
+        state = {"main": [Line(".import lib")], "lib": lib, "util": []}
+        if r.random() < 0.3:
+            state["main"].insert(r.randint(0, 1), Line(".import util"))
+        for fname, count in (("util", r.randint(2, 3)), ("lib", r.randint(3, 5)), ("main", r.randint(6, 9))):
+            for _ in range(count):
+                entries = state[fname]
+                env = self.env_at(state, fname, len(entries))
+                kind = self.new_kind(env, ["N", "N", "N", "F", "F", "R", "R", "F2", "B", "T", "P1", "P2", "S",
+                                           "Q", "NB"])
+                name = r.choice(POOLS[kind])
+                entries.append(self.definition(name, env))
+                if fname == "main" and r.random() < 0.3:
+                    entries.append(Eval(self.expr(self.env_at(state, "main", len(entries)))))
+        state["main"].append(Eval(self.expr(self.env_at(state, "main", len(state["main"])))))
+        if big:
+            # A long definition that uses another one: re-checking it again and again makes
+            # garbage, and a reload that finds enough of it is a full one.
+            es = state["main"]
+            j = next((i + 1 for i, e in enumerate(es) if isinstance(e, Def) and e.kind == "N"), len(es))
+            env = self.env_at(state, "main", j)
+            uses = self.names_of(env, "N") or ["0"]
+            es.insert(j, Def("big", Raw("Nat"), Bin("+", Var(r.choice(uses)), Raw(
+                " + ".join(str(r.randint(0, 9)) for _ in range(3000)), atomic=False))))
+        return state
+
+
+# ---------------------------------------------------------------- edits
+
+def defs(state, fname=None):
+    return [(f, i, e) for f in (FILES if fname is None else [fname])
+            for i, e in enumerate(state[f]) if isinstance(e, Def)]
+
+
+def skeleton(state):
+    """What a reload compares: the loaded files' definitions' texts and where the imports are
+    among them."""
+    return tuple((f, tuple(e.render() for e in state[f] if isinstance(e, Def) or is_import(e)))
+                 for f in load_order(state))
+
+
+def def_count(state):
+    return sum(len(defs(state, f)) for f in load_order(state))
+
+
+BROKEN = ["oops : Nat = (1 +", "oops = )", "λ", "q : Nat =", "r : → Nat = 1", ".eval (1"]
+
+
+class Editor:
+    def __init__(self, rng, gen):
+        self.rng, self.gen = rng, gen
+
+    def pick_file(self):
+        return self.rng.choices(FILES, [10, 6, 3])[0]
+
+    def pos(self, state, fname):
+        """An insertion position (mostly after the imports, Eq and refl at the top)."""
+        lo = 0
+        es = state[fname]
+        while lo < len(es) and (is_import(es[lo]) or isinstance(es[lo], Def) and es[lo].name in ("Eq", "refl")):
+            lo += 1
+        if self.rng.random() < 0.1:
+            lo = 0
+        return self.rng.randint(lo, len(es))
+
+    def edit(self, state, history):
+        """Edit state in place; returns a description."""
+        r = self.rng
+        ops = [("lit", 8), ("type", 3), ("delete", 3), ("insert", 4), ("shadow", 3), ("move", 3),
+               ("import", 2), ("noise", 3), ("break", 2), ("reformat", 2), ("rename", 2), ("revert", 1),
+               ("duplicate", 1)]
+        while True:
+            op = r.choices([o for o, _ in ops], [w for _, w in ops])[0]
+            desc = getattr(self, "op_" + op)(state, history)
+            if desc:
+                return desc
+
+    def op_lit(self, state, history):
+        cands = [(f, e, l) for f in FILES for e in state[f] for l in e.lits()]
+        if not cands:
+            return None
+        f, e, l = self.rng.choice(cands)
+        old = l.value
+        was = l.render()
+        if l.boolean:
+            l.value = not l.value
+        else:
+            while l.value == old:
+                l.value = max(0, old + self.rng.choice([-2, -1, 1, 1, 2, 5])) if self.rng.random() < 0.7 \
+                    else self.rng.randint(0, 15)
+        what = f"definition {e.name}" if isinstance(e, Def) else "an .eval"
+        return f"{f}: literal {was} -> {l.render()} in {what}"
+
+    TYPES = {
+        "N": ["Nat", "I64", "Bool", "String"],
+        "B": ["Bool", "Nat"],
+        "F": ["Nat → Nat", "(n : Nat) → Nat", "(m : Nat) → Nat", "Nat → Bool", "Bool → Nat", "I64 → I64"],
+        "R": ["Nat → Nat", "(n : Nat) → Nat", "I64 → I64", "Nat → Bool"],
+        "F2": ["Nat → Nat → Nat", "(x : Nat) → Nat → Nat", "Nat → (y : Nat) → Nat", "Nat → Nat",
+               "I64 → I64 → I64"],
+        "T": ["U"],
+        "P1": ["{A : U} → A → A", "{B : U} → B → B", "(A : U) → A → A", "{A : U} → A → Nat"],
+        "P2": ["{A : U} → (A → A) → A → A", "{X : U} → (X → X) → X → X", "(Nat → Nat) → Nat → Nat",
+               "{A : U} → A → A → A"],
+        "S": ["String", "Nat"],
+        "Q": [],
+        "NB": ["Bool → Bool", "(b : Bool) → Bool", "Nat → Bool"],
+    }
+
+    def op_type(self, state, history):
+        cands = [(f, e) for f, _, e in defs(state) if e.kind in self.TYPES]
+        if not cands:
+            return None
+        f, d = self.rng.choice(cands)
+        if d.kind == "T":          # a type synonym: change what it means
+            new = self.rng.choice([t for t in ["Nat", "Bool", "I64", "String"] if t != d.body.render()])
+            d.body = Raw(new)
+            return f"{f}: {d.name} : U = {new}"
+        types = [t for t in self.TYPES[d.kind] if t != d.ty.render()]
+        if d.kind == "N":
+            types += self.gen.names_of(self.gen.env_at(state, f, state[f].index(d)), "T")
+        if not types:
+            return None
+        new = self.rng.choice(types)
+        d.ty = Raw(new, atomic=False, names=[new] if new in KIND else [])
+        return f"{f}: type of {d.name} -> {new}"
+
+    def op_delete(self, state, history):
+        ds = defs(state)
+        if len(ds) <= 3:
+            return None
+        f, i, d = self.rng.choice(ds)
+        del state[f][i]
+        return f"{f}: delete {d.name} (line {line_of(state, f, i)})"
+
+    def op_insert(self, state, history, name=None, f=None, i=None):
+        f = f or self.pick_file()
+        i = self.pos(state, f) if i is None else i
+        env = self.gen.env_at(state, f, i)
+        if name is None:
+            kind = self.gen.new_kind(env, ["N", "N", "F", "R", "F2", "B", "T", "P1", "P2", "S", "Q", "NB"])
+            name = self.rng.choice(POOLS[kind])
+        state[f].insert(i, self.gen.definition(name, env))
+        return f"{f}: insert {name} at line {line_of(state, f, i)}"
+
+    def op_shadow(self, state, history):
+        """A new definition of a name between its definition and a user."""
+        cands = []
+        for f in FILES:
+            es = state[f]
+            for i, e in enumerate(es):
+                if not isinstance(e, Def) or e.kind in ("EQ", "REFL"):
+                    continue
+                users = [j for j in range(i + 1, len(es))
+                         if isinstance(es[j], (Def, Eval)) and e.name in node_names(es[j])]
+                if users:
+                    cands.append((f, e.name, self.rng.randint(i + 1, users[0])))
+        if not cands:
+            return None
+        f, name, j = self.rng.choice(cands)
+        return "shadow: " + self.op_insert(state, history, name=name, f=f, i=j)
+
+    def op_move(self, state, history):
+        ds = defs(state)
+        if not ds:
+            return None
+        f, i, d = self.rng.choice(ds)
+        del state[f][i]
+        g = f if self.rng.random() < 0.7 else self.rng.choice([x for x in FILES if x != f])
+        j = self.pos(state, g)
+        state[g].insert(j, d)
+        return f"move {d.name} from {f} to {g} line {line_of(state, g, j)}"
+
+    def op_import(self, state, history):
+        r = self.rng
+        f, t = r.choices([("main", "lib"), ("main", "util"), ("lib", "util"), ("util", "lib"), ("util", "main")],
+                         [6, 2, 3, 1, 1])[0]      # (the last two make a cycle when lib imports util)
+        es = state[f]
+        at = [i for i, e in enumerate(es) if is_import(e) == t]
+        if at:
+            del es[at[0]]
+            if r.random() < 0.5:
+                return f"{f}: remove .import {t}"
+            j = r.randint(0, len(es))
+            es.insert(j, Line(".import " + t))
+            return f"{f}: move .import {t} to line {line_of(state, f, j)}"
+        j = 0 if r.random() < 0.6 else r.randint(0, len(es))
+        es.insert(j, Line(".import " + t))
+        return f"{f}: add .import {t} at line {line_of(state, f, j)}"
+
+    def op_noise(self, state, history):
+        """Only .evals, comments and blank lines: no definition changes."""
+        r = self.rng
+        f = self.pick_file()
+        es = state[f]
+        x = r.random()
+        evals = [i for i, e in enumerate(es) if isinstance(e, Eval)]
+        if x < 0.3 and evals:
+            del es[r.choice(evals)]
+            return f"{f}: delete an .eval"
+        if x < 0.6:
+            j = r.randint(0, len(es))
+            es.insert(j, Eval(self.gen.expr(self.gen.env_at(state, f, j)), r.choice(DIRECTIVES)))
+            return f"{f}: add {es[j].directive} at line {line_of(state, f, j)}"
+        j = r.randint(0, len(es))
+        es.insert(j, Line(r.choice(["", "-- a comment", "-- λ x. x = (", ""])))
+        return f"{f}: add a comment or blank line at line {line_of(state, f, j)}"
+
+    def op_break(self, state, history):
+        """A syntax error (fixed by the next edit)."""
+        f = self.pick_file()
+        r = self.rng
+        ds = defs(state, f)
+        if ds and r.random() < 0.5:
+            _, i, d = r.choice(ds)
+            nd = copy.copy(d)
+            nd.body = Raw(d.body.render() + r.choice([" +", " (", " )", " λ"]), atomic=False)
+            state[f][i] = nd
+            return f"{f}: syntax error in {d.name}"
+        j = r.randint(0, len(state[f]))
+        state[f].insert(j, Line(r.choice(BROKEN)))
+        return f"{f}: syntax error at line {line_of(state, f, j)}"
+
+    def op_duplicate(self, state, history):
+        """A copy of a definition (the same text) somewhere else."""
+        ds = defs(state)
+        if not ds:
+            return None
+        f, i, d = self.rng.choice(ds)
+        g = f if self.rng.random() < 0.7 else self.rng.choice(FILES)
+        j = self.pos(state, g)
+        state[g].insert(j, copy.deepcopy(d))
+        return f"copy {d.name} from {f} line {line_of(state, f, i)} to {g} line {line_of(state, g, j)}"
+
+    def op_reformat(self, state, history):
+        ds = defs(state)
+        if not ds:
+            return None
+        f, _, d = self.rng.choice(ds)
+        d.fmt = self.rng.choice([x for x in (0, 1, 2) if x != d.fmt])
+        return f"{f}: reformat {d.name} ({['one line', 'continuation', 'signature, then definition'][d.fmt]})"
+
+    def op_rename(self, state, history):
+        ds = [(f, i, d) for f, i, d in defs(state) if len(POOLS.get(d.kind, [])) > 1]
+        if not ds:
+            return None
+        f, i, d = self.rng.choice(ds)
+        new = self.rng.choice([n for n in POOLS[d.kind] if n != d.name])
+        if new in node_names(d):
+            return None            # (it would call itself)
+        nd = copy.deepcopy(d)
+        if nd.rspec:               # a recursive function calls itself under its new name
+            base, comb, lit = nd.rspec
+            nd = recursive(new, base, comb, lit, nd.fmt)
+            nd.ty = copy.deepcopy(d.ty)
+        nd.name = new
+        state[f][i] = nd
+        return f"{f}: rename {d.name} -> {new}"
+
+    def op_revert(self, state, history):
+        if len(history) < 3:
+            return None
+        k = self.rng.randint(0, len(history) - 2)
+        old = copy.deepcopy(history[k])
+        state.clear()
+        state.update(old)
+        return f"revert to the files of round {k}"
+
+
+def node_names(e):
+    if isinstance(e, Def):
+        return e.ty.names() | e.body.names()
+    if isinstance(e, Eval):
+        return e.expr.names()
+    return set()
+
+
+def line_of(state, f, i):
+    return 1 + sum(e.render().count("\n") + 1 for e in state[f][:i])
+
+
+# ---------------------------------------------------------------- commands
+
+def commands(gen, state):
+    """The commands sent after each load: :bro, :i / :z of some names, :evals."""
+    env = gen.env_at(state, "main", len(state["main"]))
+    names = sorted(n for n, v in env.items() if isinstance(v, Def))
+    r = gen.rng
+    cmds = [":bro"]
+    for n in r.sample(names, min(2, len(names))):
+        cmds += [f":i {n}", f":z {n}"]
+    if names:
+        cmds.append(f":t {r.choice(names)}")
+    calls = {"N": "{}", "B": "{}", "S": "{}", "F": "{} 3", "R": "{} 5", "F2": "{} 2 7", "P1": "{} 11",
+             "P2": "{} (λ x. x * 3) 2", "T": "(4 : {})", "Q": "{}"}
+    for n in r.sample(names, min(4, len(names))):
+        if KIND[n] in calls:
+            cmds.append(":eval " + calls[KIND[n]].format(n))
+    cmds.append(":eval " + gen.expr(env).render())
+    return cmds
+
+
+def command_text(cmds, reload, prompt=()):
+    """The REPL input: definitions typed at the prompt (which :r drops) and a marker, :r, the commands."""
+    lines = [*prompt, ':eval "@@prompt"'] if prompt else []
+    lines += [":r"] if reload else []
+    for k, c in enumerate(cmds):
+        lines += [f':eval "@@{k}"', c]
+    lines.append(f":eval {END}")
+    return "".join(l + "\n" for l in lines)
+
+
+def split_output(lines, cmds, who):
+    """(load output, [output of each command]) from the lines up to the end marker."""
+    sections, cur = [], []
+    k = 0
+    for line in lines:
+        if k < len(cmds) and line == f'"@@{k}"':
+            sections.append(cur)
+            cur = []
+            k += 1
+        else:
+            cur.append(line)
+    sections.append(cur)
+    if len(sections) != len(cmds) + 1:
+        raise TestFailure(f"{who}: could not find the command markers in its output:\n" + "\n".join(lines))
+    return sections[0], [canon_metas(s) for s in sections[1:]]
+
+
+def canon_metas(lines):
+    seen = {}
+    return [re.sub(r"\?(\d+)", lambda m: "?" + str(seen.setdefault(m.group(1), len(seen))), l)
+            for l in lines]
+
+
+def canon_diagnostics(lines, strict):
+    """Diagnostics with metas renumbered and (unless strict) the name in a
+    `did you mean 'x'?` hint masked: among equally close names the hint picks
+    one by an order that depends on the session's history (see the report)."""
+    lines = canon_metas(lines)
+    if strict:
+        return lines
+    return [re.sub(r"^(\s*did you mean )'[^']*'\?$", r"\1'…'?", l) for l in lines]
+
+
+# ---------------------------------------------------------------- processes
+
+class TestFailure(Exception):
+    pass
+
+
+def env_vars():
+    return dict(os.environ, THORIN_HISTORY=os.devnull)
+
+
+class Repl:
+    """The long-running REPL: merged stdout/stderr read line by line."""
+
+    def __init__(self, cmd, cwd):
+        self.p = subprocess.Popen(cmd, cwd=cwd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                  stderr=subprocess.STDOUT, env=env_vars())
+        self.q = queue.Queue()
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self):
+        for raw in self.p.stdout:
+            self.q.put(raw.decode("utf-8", "replace").rstrip("\n"))
+        self.q.put(None)
+
+    def ask(self, text):
+        self.p.stdin.write(text.encode())
+        self.p.stdin.flush()
+        out = []
+        deadline = time.monotonic() + TIMEOUT
+        while True:
+            try:
+                line = self.q.get(timeout=max(0.1, deadline - time.monotonic()))
+            except queue.Empty:
+                raise TestFailure(f"the REPL did not answer within {TIMEOUT} s; output so far:\n" + "\n".join(out))
+            if line is None:
+                raise TestFailure(f"the REPL exited ({self.p.wait()}); output so far:\n" + "\n".join(out))
+            if line == END:
+                return out
+            out.append(line)
+
+    def close(self):
+        try:
+            self.p.stdin.close()
+            self.p.wait(timeout=TIMEOUT)
+        except Exception:
+            self.p.kill()
+            self.p.wait()
+
+
+def fresh(cmd, cwd, text):
+    try:
+        p = subprocess.run(cmd, cwd=cwd, input=text.encode(), stdout=subprocess.PIPE,
+                           stderr=subprocess.STDOUT, env=env_vars(), timeout=TIMEOUT)
+    except subprocess.TimeoutExpired:
+        raise TestFailure(f"a fresh `{' '.join(cmd)}` did not finish within {TIMEOUT} s")
+    lines = p.stdout.decode("utf-8", "replace").splitlines()
+    if p.returncode != 0 or END not in lines:
+        raise TestFailure(f"a fresh `{' '.join(cmd)}` exited with {p.returncode}:\n" + "\n".join(lines))
+    return lines[:lines.index(END)]
+
+
+# ---------------------------------------------------------------- the test
+
+def show_files(state):
+    out = []
+    for f in FILES:
+        out.append(f"---- {f}.thorin")
+        out.append(clip(render_file(state[f]).rstrip("\n")))
+    return "\n".join(out)
+
+
+def clip(text):
+    """Long lines (the definition `big`) shortened for display."""
+    return "\n".join(l if len(l) < 300 else l[:200] + f" …[{len(l) - 200} more]" for l in text.split("\n"))
+
+
+def write_files(d, state):
+    for f in FILES:
+        with open(os.path.join(d, f + ".thorin"), "w") as fh:
+            fh.write(render_file(state[f]))
+
+
+def diff_lines(what, expected, got):
+    return (f"{what}:\n  expected:\n" + "".join(f"    | {clip(l)}\n" for l in expected) +
+            "  got:\n" + "".join(f"    | {clip(l)}\n" for l in got))
+
+
+def run_program(thorin, p, seed, rounds, keep, verbose, strict=False):
+    rng = random.Random(seed * 1000 + p)
+    gen = Gen(rng)
+    editor = Editor(rng, gen)
+    flags = ["--jit-threshold", "2"] if p % 2 else []
+    cmd = [thorin, *flags, "main.thorin"]
+    stats = {"ok": 0, "failed": 0, "nochange": 0, "full": 0}
+    with tempfile.TemporaryDirectory(prefix="thorin-reload-diff-") as d:
+        # A first version that loads.
+        for _ in range(100):
+            state = gen.program(big=p % 3 == 2)
+            write_files(d, state)
+            cmds = commands(gen, state)
+            load, outs = split_output(fresh(cmd, d, command_text(cmds, False)), cmds, "fresh")
+            if not any(DIAG.match(l) for l in load):
+                break
+        else:
+            raise TestFailure(f"program {p}: no generated first version loads")
+        if keep:
+            os.makedirs(os.path.join(keep, f"p{p}_r000"), exist_ok=True)
+            write_files(os.path.join(keep, f"p{p}_r000"), state)
+        repl = Repl(cmd, d)
+        try:
+            if keep:
+                with open(os.path.join(keep, f"p{p}_r000", "repl_input"), "w") as fh:
+                    fh.write(command_text(cmds, False))
+            rload, routs = split_output(repl.ask(command_text(cmds, False)), cmds, "REPL")
+            if (rload, routs) != (load, outs):
+                raise TestFailure(f"program {p}: the REPL's first load differs from a fresh one\n"
+                                  + show_files(state))
+            good, good_cmds, good_outs = copy.deepcopy(state), cmds, outs
+            history = [copy.deepcopy(state)]
+            pending_fix = None
+            last_ok = True
+            for rnd in range(1, rounds + 1):
+                before = copy.deepcopy(state)
+                x = rng.random()
+                if pending_fix is not None:
+                    state = pending_fix
+                    pending_fix = None
+                    desc = "fix the syntax error"
+                elif not last_ok and x < 0.4:
+                    state = copy.deepcopy(good)
+                    desc = "restore the last good files"
+                else:
+                    if not last_ok and x < 0.75:
+                        state = copy.deepcopy(good)
+                        before = copy.deepcopy(state)
+                        desc = "restore the last good files, then "
+                    else:
+                        desc = ""
+                    desc += editor.edit(state, history)
+                    if re.match(r"(restore the last good files, then )?(main|lib): syntax error", desc):
+                        pending_fix = before
+                write_files(d, state)
+                if keep:
+                    os.makedirs(os.path.join(keep, f"p{p}_r{rnd:03d}"), exist_ok=True)
+                    write_files(os.path.join(keep, f"p{p}_r{rnd:03d}"), state)
+                if verbose:
+                    print(f"program {p} round {rnd}: {desc}", flush=True)
+                cmds = commands(gen, state)
+                fload, fouts = split_output(fresh(cmd, d, command_text(cmds, False)), cmds, "fresh")
+                fresh_ok = not any(DIAG.match(l) for l in fload)
+                ask = cmds if fresh_ok else good_cmds
+                prompt = []
+                if fresh_ok and rng.random() < 0.25:
+                    env = gen.env_at(state, "main", len(state["main"]))
+                    for _ in range(rng.randint(1, 2)):
+                        kind = gen.new_kind(env, ["N", "N", "F", "R", "B", "NB", "P1", "S"])
+                        dd = gen.definition(rng.choice(POOLS[kind]), env)
+                        dd.fmt = 0
+                        prompt.append(dd.render())
+                    desc += "; first, at the prompt: " + "; ".join(prompt)
+                if keep:
+                    with open(os.path.join(keep, f"p{p}_r{rnd:03d}", "repl_input"), "w") as fh:
+                        fh.write(command_text(ask, True, prompt))
+                try:
+                    rlines = repl.ask(command_text(ask, True, prompt))
+                except TestFailure as ex:
+                    raise TestFailure(f"program {p} (seed {seed}, flags {flags or 'none'}), round {rnd}: {desc}\n"
+                                      f"==== last good files\n{show_files(good)}\n"
+                                      f"==== edited files\n{show_files(state)}\n"
+                                      "==== REPL input\n" + command_text(ask, True, prompt) +
+                                      "==== failure\n" + str(ex))
+                if prompt:
+                    rlines = rlines[rlines.index('"@@prompt"') + 1:]
+                rload, routs = split_output(rlines, ask, "REPL")
+                problems = []
+                ctx = (f"program {p} (seed {seed}, flags {flags or 'none'}), round {rnd}: {desc}\n"
+                       f"==== last good files\n{show_files(good)}\n"
+                       f"==== edited files\n{show_files(state)}\n")
+                if fresh_ok:
+                    summary = SUMMARY.match(rload[0]) if rload else None
+                    if not summary:
+                        problems.append(diff_lines("the fresh load succeeded, the reload did not "
+                                                   "(reload output vs fresh load output)", fload, rload))
+                    else:
+                        n_all = summary.group(5)
+                        stats["full"] += bool(n_all)
+                        n, m = (int(n_all), int(n_all)) if n_all else (int(summary.group(3)), int(summary.group(4)))
+                        if m != def_count(state):
+                            problems.append(f"summary counts {m} definitions, the files have "
+                                            f"{def_count(state)}: {rload[0]}")
+                        if n > m:
+                            problems.append(f"summary re-checks more than all: {rload[0]}")
+                        if skeleton(state) == skeleton(good):
+                            stats["nochange"] += 1
+                            # (a reload that finds enough garbage is a full one: docs/scripting.md)
+                            if not (summary.group(2) == "no changes; " and n == 0 or n_all):
+                                problems.append("no definition changed, yet the summary says: "
+                                                + rload[0])
+                        if rload[1:] != fload:
+                            problems.append(diff_lines(".eval output of the reload vs the fresh load",
+                                                       fload, rload[1:]))
+                    for c, fo, ro in zip(cmds, fouts, routs):
+                        if fo != ro:
+                            problems.append(diff_lines(f"`{c}` (fresh vs after :r)", fo, ro))
+                else:
+                    fdiag = fload[next(i for i, l in enumerate(fload) if DIAG.match(l)):]
+                    if not rload or rload[-1] != FAILED:
+                        problems.append(diff_lines("the fresh load failed, the reload did not "
+                                                   "(fresh diagnostics vs reload output)", fdiag, rload))
+                    elif canon_diagnostics(rload[:-1], strict) != canon_diagnostics(fdiag, strict):
+                        problems.append(diff_lines("diagnostics (fresh vs :r)", fdiag, rload[:-1]))
+                    for c, go, ro in zip(good_cmds, good_outs, routs):
+                        if go != ro:
+                            problems.append(diff_lines(f"`{c}` after a failed :r (as after the last good "
+                                                       "reload vs now)", go, ro))
+                if problems:
+                    raise TestFailure(ctx + "==== commands\n" + "\n".join(ask) + "\n==== mismatches\n"
+                                      + "\n".join(problems))
+                if fresh_ok:
+                    stats["ok"] += 1
+                    good, good_cmds, good_outs = copy.deepcopy(state), cmds, fouts
+                else:
+                    stats["failed"] += 1
+                history.append(copy.deepcopy(state))
+                last_ok = fresh_ok
+        finally:
+            repl.close()
+    return stats
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("thorin")
+    ap.add_argument("--seed", type=int, default=SEED)
+    ap.add_argument("--programs", type=int, default=PROGRAMS)
+    ap.add_argument("--rounds", type=int, default=ROUNDS)
+    ap.add_argument("--only", type=int, help="run only this program")
+    ap.add_argument("--keep", help="write every version of the files under this directory")
+    ap.add_argument("--verbose", action="store_true")
+    ap.add_argument("--strict-hints", action="store_true",
+                    help="compare `did you mean` hints exactly too")
+    a = ap.parse_args()
+    thorin = os.path.abspath(a.thorin)
+    t0 = time.monotonic()
+    total = {"ok": 0, "failed": 0, "nochange": 0, "full": 0}
+    failures = []
+    for p in range(a.programs):
+        if a.only is not None and p != a.only:
+            continue
+        try:
+            st = run_program(thorin, p, a.seed, a.rounds, a.keep, a.verbose, a.strict_hints)
+            for k in total:
+                total[k] += st[k]
+        except TestFailure as ex:
+            failures.append(str(ex))
+            print(f"FAILED: {ex}\n", flush=True)
+    print(f"{total['ok'] + total['failed']} edits: {total['ok']} loads, {total['failed']} failed loads, "
+          f"{total['nochange']} without definition changes, {total['full']} full reloads; "
+          f"{time.monotonic() - t0:.1f} s")
+    if failures:
+        print(f"{len(failures)} of {a.programs if a.only is None else 1} programs FAILED")
+        sys.exit(1)
+    print("ok")
+
+
+if __name__ == "__main__":
+    main()
