@@ -52,7 +52,9 @@ bool trivial(const ETm* t) {
 
 // Might evaluating `t` unfold a call (and so emit residual lets)?
 bool mayEmit(const ETm* t) {
-  if (t->tag == ETag::App || t->tag == ETag::Let) return true;
+  if (t->tag == ETag::App) return true;
+  // (Erasure β-reduces solved metas into lets of variables: those bind nothing.)
+  if (t->tag == ETag::Let && !trivial(t->a)) return true;
   bool found = false;
   forEachChild(const_cast<ETm*>(t), 0, [&](ETm* c, uint32_t) { found = found || mayEmit(c); });
   return found;
@@ -735,7 +737,17 @@ ETm* Specializer::residual(TopId id, const std::vector<ETm*>& args) {
   uint32_t next = 0;
   for (ETm* a : args)
     pvs.push_back(a ? s.pe(a, nullptr) : s.dyn(s.var(next++)));
-  ETm* body = s.scope([&] { return s.apply(s.global(id), pvs); });
+  // NAME itself is unfolded, filter or not (the calls inside follow their filters).
+  ETm* body = s.scope([&] {
+    if (src->tag == ETag::Lam && pvs.size() >= src->n) {
+      std::vector<PV*> mine(pvs.begin(), pvs.begin() + src->n);
+      if (PV* r = s.specialize(id, src, mine)) {
+        std::vector<PV*> rest(pvs.begin() + src->n, pvs.end());
+        return s.apply(r, rest);
+      }
+    }
+    return s.apply(s.global(id), pvs);
+  });
   ETm* code = s.toIndices(body, d);
   if (d == 0) return code;
   ETm* lam = s.node(ETag::Lam);
@@ -768,6 +780,13 @@ struct EPrinter {
   static std::string opName(const std::string& axiom) {
     if (const std::string* op = AxiomRegistry::get().operatorOf(axiom)) return *op;
     return "";
+  }
+  // A primitive by the name users write (`idx` for %core.idx.of).
+  std::string primName(const std::string& axiom) {
+    World& w = rt.world();
+    int32_t id = w.lookupTop(intern(axiom));
+    if (id >= 0 && w.tops[id].alias >= 0) return std::string(str(w.tops[w.tops[id].alias].name));
+    return axiom.substr(axiom.rfind('.') + 1);
   }
   // Precedences: 0 let/λ/if, 1.. operators, 10 application, 11 atom.
   void print(ETm* t, int prec) {
@@ -835,8 +854,7 @@ struct EPrinter {
       if (t->tag == ETag::App) {
         print(t->a, 10);
       } else {
-        const std::string& ax = primById(t->prim).axiom;
-        out += ax.substr(ax.rfind('.') + 1);
+        out += primName(primById(t->prim).axiom);
       }
       for (ETm* a : args) {
         out += " ";

@@ -59,6 +59,7 @@ import time
 SEED = 20261122
 PROGRAMS = 6
 ROUNDS = 50                  # edits per program: 300 in all
+SKIP_KNOWN = False           # --skip-known: avoid the known bugs (to look for others)
 TIMEOUT = 60                 # seconds for any one answer (ASan builds are slow)
 END = '"--end--"'
 FAILED = "reload failed; the previous definitions are kept"
@@ -972,7 +973,10 @@ def run_program(thorin, p, seed, rounds, keep, verbose, strict=False):
                     env = gen.env_at(state, "main", len(state["main"]))
                     for _ in range(rng.randint(1, 2)):
                         kind = gen.new_kind(env, ["N", "N", "F", "R", "B", "NB", "P1", "S"])
-                        dd = gen.definition(rng.choice(POOLS[kind]), env)
+                        name = rng.choice(POOLS[kind])
+                        if SKIP_KNOWN and name == "id":
+                            name = "myid"
+                        dd = gen.definition(name, env)
                         dd.fmt = 0
                         prompt.append(dd.render())
                     desc += "; first, at the prompt: " + "; ".join(prompt)
@@ -1057,7 +1061,10 @@ def main():
     ap.add_argument("--verbose", action="store_true")
     ap.add_argument("--strict-hints", action="store_true",
                     help="compare `did you mean` hints exactly too")
+    ap.add_argument("--skip-known", action="store_true", help="avoid the known bugs (to look for others)")
     a = ap.parse_args()
+    global SKIP_KNOWN
+    SKIP_KNOWN = a.skip_known
     thorin = os.path.abspath(a.thorin)
     t0 = time.monotonic()
     total = {"ok": 0, "failed": 0, "nochange": 0, "full": 0}
