@@ -128,23 +128,29 @@ Value* idxOf(WordCx& c, const Args& a) { // {n} k: k when k < n
   return fastOr(c, ok, a, [&] { return a[1]; });
 }
 Value* idxToNat(WordCx&, const Args& a) { return a[1]; }
+// Arrays never change once built (`set` copies): their length and elements
+// are invariant loads, which LLVM may hoist out of loops and merge.
+LoadInst* invariantLoad(IRBuilder<>& b, Type* ty, Value* ptr) {
+  LoadInst* l = b.CreateLoad(ty, ptr);
+  l->setMetadata(LLVMContext::MD_invariant_load, MDNode::get(b.getContext(), {}));
+  return l;
+}
+Value* arrLen(IRBuilder<>& b, Value* p) {
+  return b.CreateZExt(invariantLoad(b, b.getInt32Ty(), b.CreateConstGEP1_64(b.getInt32Ty(), p, 1)),
+                      b.getInt64Ty());
+}
 Value* arrGet(WordCx& c, const Args& a) { // {A} {n} arr i
   IRBuilder<>& b = c.b;
   Value* p = b.CreateIntToPtr(a[2], b.getPtrTy());
-  Value* len = b.CreateZExt(b.CreateLoad(b.getInt32Ty(), b.CreateConstGEP1_64(b.getInt32Ty(), p, 1)),
-                            b.getInt64Ty());
   Value* i = b.CreateLShr(a[3], 1);
-  Value* ok = b.CreateICmpULT(i, len);
+  Value* ok = b.CreateICmpULT(i, arrLen(b, p));
   return fastOr(c, ok, a, [&] {
-    return b.CreateLoad(b.getInt64Ty(),
-                        b.CreateGEP(b.getInt64Ty(), p, b.CreateAdd(i, b.getInt64(1))));
+    return invariantLoad(b, b.getInt64Ty(), b.CreateGEP(b.getInt64Ty(), p, b.CreateAdd(i, b.getInt64(1))));
   });
 }
 Value* arrLength(WordCx& c, const Args& a) {
   IRBuilder<>& b = c.b;
-  Value* p = b.CreateIntToPtr(a[2], b.getPtrTy());
-  Value* len = b.CreateZExt(b.CreateLoad(b.getInt32Ty(), b.CreateConstGEP1_64(b.getInt32Ty(), p, 1)),
-                            b.getInt64Ty());
+  Value* len = arrLen(b, b.CreateIntToPtr(a[2], b.getPtrTy()));
   return b.CreateOr(b.CreateShl(len, 1), b.getInt64(1));
 }
 
