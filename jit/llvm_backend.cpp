@@ -363,11 +363,23 @@ public:
     MType t; // None: a word
   };
 
-  /// A worker: parameters and result as `wi` says.
-  void worker(ETm* lam, const WorkerInfo& wi) {
-    mc_.emitPoll(b_);
-    for (uint32_t i = 0; i < wi.params.size(); ++i)
-      env_.push_back({f_->getArg(i), wi.params[i]});
+  /// A worker: parameters and result as `wi` says. A call of itself in tail
+  /// position is a jump back to the top (a loop, not a call).
+  void worker(TopId self, ETm* lam, const WorkerInfo& wi) {
+    BasicBlock* entry = b_.GetInsertBlock();
+    loop_ = BasicBlock::Create(mc_.ctx_, "loop", f_);
+    b_.CreateBr(loop_);
+    b_.SetInsertPoint(loop_);
+    for (uint32_t i = 0; i < wi.params.size(); ++i) {
+      PHINode* p = b_.CreatePHI(f_->getArg(i)->getType(), 2);
+      p->addIncoming(f_->getArg(i), entry);
+      params_.push_back(p);
+      env_.push_back({p, wi.params[i]});
+    }
+    mc_.emitPoll(b_); // (once per iteration: Ctrl-C stops a loop)
+    self_ = self;
+    selfInfo_ = wi;
+    tail_ = true;
     b_.CreateRet(as(gen(lam->a), wi.result));
   }
 
@@ -413,6 +425,11 @@ public:
   }
 
   TV gen(ETm* t) {
+    bool tail = tail_; // (only the branches of an `if` and a let's body inherit it)
+    tail_ = false;
+    if (tail && t->tag == ETag::App && t->a->tag == ETag::Global && t->a->n == self_ &&
+        t->n == params_.size())
+      return jumpToTop(t);
     switch (t->tag) {
     case ETag::Var: return env_[env_.size() - 1 - t->n];
     case ETag::Global: return {b_.CreateCall(mc_.h_.global, {b_.getInt32(t->n)}), MType::None};
@@ -430,11 +447,12 @@ public:
     }
     case ETag::Let: {
       env_.push_back(gen(t->a));
+      tail_ = tail;
       TV r = gen(t->b);
       env_.pop_back();
       return r;
     }
-    case ETag::If: return cond(t);
+    case ETag::If: return cond(t, tail);
     case ETag::Pair: {
       Value* a = word(gen(t->a));
       return {b_.CreateCall(mc_.h_.pair, {a, word(gen(t->b))}), MType::None};
@@ -559,16 +577,33 @@ public:
     return {b_.CreateCall(ft, fn, {argArray(args), b_.getInt32(t->span)}), MType::None};
   }
 
-  TV cond(ETm* t) {
+  // The worker's own call in tail position: new parameters, back to the top.
+  TV jumpToTop(ETm* t) {
+    std::vector<Value*> args;
+    for (uint32_t i = 0; i < t->n; ++i)
+      args.push_back(as(gen(t->args[i]), selfInfo_.params[i]));
+    for (uint32_t i = 0; i < t->n; ++i)
+      params_[i]->addIncoming(args[i], b_.GetInsertBlock());
+    b_.CreateBr(loop_);
+    // What follows is unreachable; its value feeds the enclosing join.
+    b_.SetInsertPoint(BasicBlock::Create(mc_.ctx_, "after.loop", f_));
+    Type* ty = selfInfo_.result == MType::None ? mc_.i64_ : selfInfo_.result == MType::F64 ? mc_.f64_
+               : selfInfo_.result == MType::Bool ? mc_.i1_ : mc_.i64_;
+    return {UndefValue::get(ty), selfInfo_.result};
+  }
+
+  TV cond(ETm* t, bool tail) {
     Value* c = as(gen(t->a), MType::Bool);
     BasicBlock* tb = BasicBlock::Create(mc_.ctx_, "then", f_);
     BasicBlock* eb = BasicBlock::Create(mc_.ctx_, "else", f_);
     BasicBlock* jb = BasicBlock::Create(mc_.ctx_, "join", f_);
     b_.CreateCondBr(c, tb, eb);
     b_.SetInsertPoint(tb);
+    tail_ = tail;
     TV x = gen(t->b);
     BasicBlock* tEnd = b_.GetInsertBlock();
     b_.SetInsertPoint(eb);
+    tail_ = tail;
     TV y = gen(t->c);
     BasicBlock* eEnd = b_.GetInsertBlock();
     // Both branches in one representation: their machine type, or words.
@@ -660,6 +695,12 @@ private:
   Function* f_;
   IRBuilder<> b_;
   std::vector<TV> env_;
+  // A worker's loop: its own tail calls jump to `loop_` with new `params_`.
+  BasicBlock* loop_ = nullptr;
+  std::vector<PHINode*> params_;
+  TopId self_ = ~TopId(0);
+  WorkerInfo selfInfo_;
+  bool tail_ = false;
 };
 
 Function* ModuleCompiler::worker(TopId id) {
@@ -712,7 +753,7 @@ void ModuleCompiler::finish() {
       auto [wid, wf] = pendingWorkers_.back();
       pendingWorkers_.pop_back();
       FnCompiler fc(*this, wf);
-      fc.worker(rt_.erased(wid).body, be_.workerInfo(rt_, wid));
+      fc.worker(wid, rt_.erased(wid).body, be_.workerInfo(rt_, wid));
     }
   };
   while (!pendingEntries_.empty()) {

@@ -2,47 +2,63 @@
 """Differential test of incremental reloading: `:r` after an edit must show
 exactly what a fresh `thorin main.thorin` of the edited files shows.
 
-  test_reload_differential.py THORIN [--seed S] [--programs P] [--rounds R] [--verbose]
-                                     [--keep DIR]
+  test_reload_differential.py THORIN [--seed S] [--programs P] [--rounds R] [--only P]
+                                     [--keep DIR] [--verbose] [--strict-hints] [--skip-known]
 
-Random small programs (two files: main.thorin, which `.import`s lib.thorin)
-over builtin data are generated with a fixed seed: literal definitions,
-functions, recursive functions with signatures, functions of two arguments,
-implicit arguments (`myid`, `twice`, the prelude's `id`), type synonyms
-(`Num : U = Nat`), strings, proofs by `refl` that normalise recursive calls
-during elaboration (`pf : Eq (fact 4) 24 = refl`), shadowing and `.eval`s.
-Then each program is edited R times at random: a literal changed, a type
-changed (to an equivalent one or to one that breaks the definition or its
-users), a definition deleted, inserted (sometimes shadowing a name above its
-users), moved (also to the other file), renamed or reformatted (one line /
-`= body` on a continuation line / Agda-style signature then definition), the
-`.import` removed, added or moved, lib.thorin edited, a syntax error
-introduced and fixed the next round, only `.eval`s, comments or blank lines
-changed, or an earlier version restored.
+Random programs. Small programs in three files (main.thorin `.import`s
+lib.thorin, which mostly `.import`s util.thorin; main sometimes imports util
+too) over builtin data are generated with a fixed seed: literal definitions,
+functions, recursive functions with signatures (applied to small literals
+only, so everything terminates whatever the edits do), functions of two
+arguments, implicit arguments (`myid`, `twice`, the prelude's `id`
+redefined), type synonyms (`Num : U = Nat`), strings, `not` redefined,
+proofs by `refl` that run recursive functions during elaboration
+(`pf : Eq (fact 4) 24 = refl`), divisions by literals (a literal edit can
+make them divide by zero: located run-time errors), shadowing, `.eval`,
+`.nf` and `.check`. Some programs also get a long definition (`big`, 3000
+terms) that uses another one, so re-checking it makes garbage and some
+reloads are full ones (`re-checked all N definitions`). Each program is then
+edited R times: a literal changed, a type changed (to an equivalent one, or
+to one that breaks the definition or its users), a definition deleted,
+inserted (sometimes shadowing a name above its users), copied (the same
+text twice), moved (also to another file), renamed or reformatted (one line
+/ `= body` on a continuation line / signature, then definition), an
+`.import` removed, added, moved or made cyclic, a syntax error introduced
+(and fixed the next round), only directives, comments or blank lines
+changed, or an earlier version restored; after a failed version, the next
+edit mostly starts again from the last good one.
 
 One REPL process (`thorin main.thorin`) lives through all the edits of a
-program; after each edit it gets `:r` and then a fixed list of commands
-(`:bro`, `:i`/`:z` of some names, `:eval`s), each preceded by a marker
-`:eval "@@k"`. A fresh process `thorin main.thorin` of the same files gets the
-same commands (without `:r`). Then:
+program (odd-numbered programs run both sides with `--jit-threshold 2`, so
+the REPL keeps compiled code across reloads). After each edit it gets,
+sometimes, definitions typed at the prompt (which `:r` drops), then `:r` and
+a list of commands (`:bro`, `:i`, `:z`, `:t` of some names, `:eval`s), each
+preceded by a marker `:eval "@@k"`; a fresh process `thorin main.thorin` of
+the same files gets the same commands. Then:
   - if the fresh load fails, the reload must fail with the same diagnostics
     and `reload failed; the previous definitions are kept`, and the REPL must
-    answer the commands exactly as it did after its last successful reload;
-  - if the fresh load succeeds, the reload must succeed, its summary line
+    answer the commands of the last good version exactly as it did then;
+  - if the fresh load succeeds, the reload must succeed; its summary line
     `reloaded main.thorin: … re-checked N of M definitions in T` must count
-    M = the definitions in the loaded files (N <= M), the `.eval` lines it
-    prints must equal the fresh load's, and so must every command's output
-    (metavariable numbers are renumbered in order of appearance, since a
-    reload legitimately allocates new ones);
-  - when no definition's text changed and the `.import` did not move relative
-    to the definitions (only `.eval`s, comments, blank lines, or a fix that
-    restores the last good files), the summary must say
-    `no changes; re-checked 0 of M`.
-Odd-numbered programs run both processes with `--jit-threshold 2`, so the
-REPL keeps compiled code across reloads (the fresh process rarely gets hot).
-On a failure the program, round, both file versions (last good and current),
-the commands and expected vs actual output are printed; --keep DIR writes
-every version of the files there. Exit status 1 on any failure.
+    M = the definitions in the loaded files (N <= M); the directives' output
+    it prints must equal the fresh load's, and so must every command's;
+  - when the loaded files' definitions and imports are textually the same
+    as in the last good version (only directives, comments or blank lines
+    changed, or the last good files restored), the summary must say
+    `no changes; re-checked 0 of M` (or be a full reload).
+Metavariable numbers are renumbered in order of appearance before comparing
+(a reload allocates new ones). Unless --strict-hints, the name in a
+`did you mean 'x'?` hint is not compared: among equally close names the hint
+picks one by an order that depends on the session's history.
+
+Directed scenarios (SCENARIOS) run first, the same way, with fixed files and
+commands; the first KNOWN_BUG_SCENARIOS of them reproduce known bugs
+(--skip-known skips them and keeps the random programs away from them).
+
+On a failure the program or scenario, the round, the edit, both file
+versions (last good and edited), the REPL input and expected vs actual
+output are printed; --keep DIR writes every version of the files and the
+REPL input of each round there (DIR/pP_rNNN/). Exit status 1 on any failure.
 """
 import argparse
 import copy
@@ -1170,7 +1186,9 @@ def main():
         if a.only is not None or a.skip_known and k < KNOWN_BUG_SCENARIOS:
             continue
         try:
-            run_scenario(thorin, k, sc, a.keep, a.strict_hints)
+            st = run_scenario(thorin, k, sc, a.keep, a.strict_hints)
+            for key in total:
+                total[key] += st[key]
         except TestFailure as ex:
             failures.append(str(ex))
             print(f"FAILED: {ex}\n", flush=True)
