@@ -384,12 +384,17 @@ void Repl::cmdJit(const std::string&) {
   World& w = s_.world();
   if (r->opts.mode == rt::JitMode::Off) out_ << "the JIT is off (--jit=off)\n";
   bool any = false;
-  for (TopId id = 0; id < r->globals.size() && id < w.tops.size(); ++id) {
-    const rt::Global& g = r->globals[id];
+  std::vector<TopId> ids;
+  for (TopId id = 0; id < r->globals.size() && id < w.tops.size(); ++id)
+    ids.push_back(id);
+  for (size_t i = 0; i < r->specCount(); ++i) // specializations (`pow@(_ 3)`)
+    ids.push_back(rt::kSpecBase + TopId(i));
+  for (TopId id : ids) {
+    const rt::Global& g = r->global(id);
     if (!g.compiled) continue;
     any = true;
-    out_ << fmt::format("{:<20} {:>10} calls  compiled in {:.2f} ms\n", str(w.tops[id].name),
-                        g.calls, g.compileMs);
+    out_ << fmt::format("{:<20} {:>10} calls  compiled in {:.2f} ms\n", r->nameOf(id), g.calls,
+                        g.compileMs);
   }
   if (!any && r->opts.mode != rt::JitMode::Off)
     out_ << fmt::format("no compiled functions yet (a function is compiled after {} calls)\n",

@@ -22,7 +22,7 @@ def repl(thorin, text, *args, env=None):
 
 def compiled(out):
     """Names listed by :jit, in order, per :jit call (separated by a marker)."""
-    return [re.findall(r"^(\S+)\s+\d+ calls\s+compiled in [\d.]+ ms$", part, re.M)
+    return [re.findall(r"^(.+?)\s+\d+ calls\s+compiled in [\d.]+ ms$", part, re.M)
             for part in out.split("--mark--")]
 
 
@@ -95,6 +95,30 @@ fib : I64 → I64 = λ n. if n < 2 then n else fib (n - 1) + fib (n - 2)
     out, _ = p.communicate(b":eval 6 * 7\n", timeout=60)
     out = out.decode()
     expect("interrupted" in out and out.strip().endswith("42"), "Ctrl-C in compiled code", out)
+    # Specializations are compiled like any hot function, and dropped with the
+    # function they came from when it is redefined (the old users still call
+    # the old function: they are specialized and compiled again).
+    out = repl(thorin, """:set jit-threshold 2
+loop @ : I64 → I64 → I64 = λ i acc. if i == 0 then acc else loop (i - 1) (acc + 2)
+tri : I64 → I64 = λ n. loop n n
+:eval tri 10
+:eval tri 10
+:eval tri 10
+:jit
+:eval "--mark--"
+loop @ : I64 → I64 → I64 = λ i acc. if i == 0 then acc else loop (i - 1) (acc + 1)
+:jit
+:eval "--mark--"
+:eval tri 10
+:eval loop 10 10
+:spec loop
+""")
+    lines = [l for l in out.splitlines() if l and not l.startswith('"')]
+    parts = compiled(out)
+    expect(lines[:3] == ["30", "30", "30"], "results with the specialized loop", out)
+    expect("loop@(_ _)" in parts[0] and "tri" in parts[0], "the specialization is compiled", out)
+    expect(parts[1] == [], "redefining loop drops its specialization and the code using it", out)
+    expect("30" in lines and "20" in lines, "the old tri keeps the old loop; the new loop is new", out)
     print("ok")
 
 
