@@ -98,7 +98,8 @@ V Runtime::callGlobal(TopId id, const V* args) {
     return g0.compiled(nullptr, args);
   }
   noteCall(id);
-  Global& g = global(id);
+  // (Erased again if it was invalidated since the caller was compiled.)
+  Global& g = erased(id);
   if (g.compiled) return g.compiled(nullptr, args);
   IEnv* env = nullptr;
   for (uint32_t i = 0; i < g.arity; ++i)

@@ -149,7 +149,7 @@ void Runtime::dropSpecs(const std::vector<TopId>& ids) {
 }
 
 void Runtime::noteCall(TopId id) {
-  Global& g = global(id);
+  Global& g = erased(id);
   if (++g.calls == opts.threshold && opts.mode == JitMode::Lazy) compile(id);
 }
 
