@@ -345,8 +345,15 @@ std::pair<Tm*, Val*> Elab::inferVar(Cxt& c, RVar* r) {
   };
   for (Local* l = c.locals; l; l = l->prev)
     if (l->visible) consider(l->name);
-  for (auto& e : w_.tops)
-    if (w_.lookupTop(e.name) >= 0) consider(e.name); // (in scope: not replaced by a reload)
+  // The entries in scope (not replaced ones), in definition order, which a
+  // reload keeps as a fresh load would have it.
+  std::vector<TopId> inScope;
+  for (TopId id = 0; id < w_.tops.size(); ++id)
+    if (w_.lookupTop(w_.tops[id].name) == int32_t(id)) inScope.push_back(id);
+  std::sort(inScope.begin(), inScope.end(),
+            [&](TopId a, TopId b) { return w_.tops[a].seq < w_.tops[b].seq; });
+  for (TopId id : inScope)
+    consider(w_.tops[id].name);
   std::vector<std::string> notes;
   if (want == "Set" || want == "Type0")
     notes.push_back("the universe is written U (or Type)");

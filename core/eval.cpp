@@ -233,6 +233,10 @@ Val* unfold(World& w, Val* v) {
       return base == p ? nullptr : vAppSpine(w, base, v->sp, p->sp);
     }
     Val* d = w.topDef(v->n);
+    // `T : U = T` is its own unfolding: it does not unfold (a recursive
+    // definition that never reaches a value stops at the depth guard).
+    if (d && d->tag == VTag::Top && d->n == v->n && !d->sp) return nullptr;
+    guard();
     // Apply the spine to the definition's own (cached) unfolding, skipping the
     // glued intermediate `f sp` node that would be unfolded right away.
     return d ? vAppSpine(w, forceAll(w, d), v->sp) : nullptr;

@@ -7,6 +7,8 @@
 #include "literal.hpp"
 #include "runtime.hpp"
 
+#include <fmt/format.h>
+
 namespace thorin::rt {
 
 namespace {
@@ -83,6 +85,14 @@ V Runtime::globalValue(TopId id) {
     v = mkClosure(globalEntry, g.arity, 1);
     static_cast<Closure*>(obj(v))->free[0] = id;
   } else {
+    // `x : Nat = x + 1` needs its own value to compute it.
+    if (g.computing) throw Error{fmt::format("the value of {} depends on itself", nameOf(id)), 0};
+    g.computing = true;
+    struct Done {
+      Runtime& rt;
+      TopId id;
+      ~Done() { rt.global(id).computing = false; }
+    } done{*this, id};
     v = g.body ? eval(g.body, nullptr) : rt::erased();
   }
   Global& g2 = global(id); // (eval may have grown `globals`)

@@ -37,6 +37,7 @@ struct Global {
   // Per-run cache of a constant's value (or of the closure of a function).
   uint64_t epoch = 0;
   V value = 0;
+  bool computing = false; // a constant whose value is being computed
   // Tier 1.
   Code compiled = nullptr; // uniform entry (boxed arguments)
   bool compileFailed = false;

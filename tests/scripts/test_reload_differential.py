@@ -3,7 +3,7 @@
 exactly what a fresh `thorin main.thorin` of the edited files shows.
 
   test_reload_differential.py THORIN [--seed S] [--programs P] [--rounds R] [--only P]
-                                     [--keep DIR] [--verbose] [--strict-hints] [--skip-known]
+                                     [--keep DIR] [--verbose] [--strict-hints]
 
 Random programs. Small programs in three files (main.thorin `.import`s
 lib.thorin, which mostly `.import`s util.thorin; main sometimes imports util
@@ -52,8 +52,8 @@ Metavariable numbers are renumbered in order of appearance before comparing
 picks one by an order that depends on the session's history.
 
 Directed scenarios (SCENARIOS) run first, the same way, with fixed files and
-commands; the first KNOWN_BUG_SCENARIOS of them reproduce known bugs
-(--skip-known skips them and keeps the random programs away from them).
+commands (regressions, shadowing through imports, a deleted import, compiled
+code with run-time errors moving between lines and files).
 
 On a failure the program or scenario, the round, the edit, both file
 versions (last good and edited), the REPL input and expected vs actual
@@ -75,8 +75,6 @@ import time
 SEED = 20261122
 PROGRAMS = 6
 ROUNDS = 50                  # edits per program: 300 in all
-KNOWN_BUG_SCENARIOS = 2       # the first scenarios show known bugs (skipped by --skip-known)
-SKIP_KNOWN = False           # --skip-known: avoid the known bugs (to look for others)
 TIMEOUT = 60                 # seconds for any one answer (ASan builds are slow)
 END = '"--end--"'
 FAILED = "reload failed; the previous definitions are kept"
@@ -276,7 +274,7 @@ def load_order(state):
 
     def load(f):
         order.append(f)
-        for e in state[f]:
+        for e in state[f] or []:
             t = is_import(e)
             if t and t not in order:
                 load(t)
@@ -520,7 +518,7 @@ class Gen:
 
 def defs(state, fname=None):
     return [(f, i, e) for f in (FILES if fname is None else [fname])
-            for i, e in enumerate(state[f]) if isinstance(e, Def)]
+            for i, e in enumerate(state[f] or []) if isinstance(e, Def)]
 
 
 def skeleton(state):
@@ -901,7 +899,7 @@ def show_files(state):
     out = []
     for f in FILES:
         out.append(f"---- {f}.thorin")
-        out.append(clip(render_file(state[f]).rstrip("\n")))
+        out.append("(deleted)" if state[f] is None else clip(render_file(state[f]).rstrip("\n")))
     return "\n".join(out)
 
 
@@ -911,8 +909,14 @@ def clip(text):
 
 
 def write_files(d, state):
+    """The files of state in d (a file that is None is deleted)."""
     for f in FILES:
-        with open(os.path.join(d, f + ".thorin"), "w") as fh:
+        path = os.path.join(d, f + ".thorin")
+        if state[f] is None:
+            if os.path.exists(path):
+                os.remove(path)
+            continue
+        with open(path, "w") as fh:
             fh.write(render_file(state[f]))
 
 
@@ -929,6 +933,7 @@ class Session:
         self.d, self.label, self.strict, self.keep = d, f"{label} (flags {' '.join(flags) or 'none'})", strict, keep
         self.stats = stats if stats is not None else {"ok": 0, "failed": 0, "nochange": 0, "full": 0}
         self.repl = None
+        self.where = "first version"     # (the round, for messages)
 
     def save(self, tag, state, text):
         if self.keep:
@@ -937,10 +942,18 @@ class Session:
             with open(os.path.join(self.keep, tag, "repl_input"), "w") as fh:
                 fh.write(text)
 
-    def fresh(self, state, cmds):
+    def fresh(self, state, cmds, tag=None):
         """Writes the files; (whether a fresh load succeeds, its load output, its command outputs)."""
         write_files(self.d, state)
-        load, outs = split_output(fresh(self.cmd, self.d, command_text(cmds, False)), cmds, "fresh")
+        if tag:
+            self.save(tag, state, command_text(cmds, False))
+        try:
+            lines = fresh(self.cmd, self.d, command_text(cmds, False))
+        except TestFailure as ex:
+            raise TestFailure(f"{self.label}: {self.where}\n==== files\n{show_files(state)}\n"
+                              f"==== input of the fresh process\n{command_text(cmds, False)}"
+                              f"==== failure\n{ex}")
+        load, outs = split_output(lines, cmds, "fresh")
         return not any(DIAG.match(l) for l in load), canon_metas(load), outs
 
     def start(self, state, cmds, tag="r000"):
@@ -1036,7 +1049,8 @@ def D(name, ty, body):
 
 
 def files(main=(), lib=(), util=()):
-    return {"main": list(main), "lib": list(lib), "util": list(util)}
+    """A state from lists of entries (None: the file does not exist)."""
+    return {f: None if es is None else list(es) for f, es in (("main", main), ("lib", lib), ("util", util))}
 
 
 # (what, flags, first files, commands after the first load,
@@ -1047,6 +1061,13 @@ _A1, _A10 = D("a", "Nat", "1"), D("a", "Nat", "10")
 _F = D("f", "Nat → Nat", "λ n. n + a")
 _DIV = D("f", "Nat → Nat", "λ n. n / (n - n)")
 _G = D("g", "Nat → Nat", "λ n. f n + 1")
+#
+# Scenarios 0-2 are regressions found by this test: redefining a function after it and a caller
+# were compiled (lazily, --jit-threshold 2) left the caller calling removed code, and the next call
+# crashed (SIGSEGV) -- the REPL when the new definition was typed at the prompt (then dropped by
+# :r: scenarios 0 and 1), a fresh process when it came later in the file (scenario 2). Fixed in
+# 9d63bc7 ("Runtime: a call of a definition invalidated since its caller was compiled erases it
+# again").
 SCENARIOS = [
     ("a definition typed at the prompt replaces a compiled function that a compiled function "
      "calls; :r drops it",
@@ -1059,6 +1080,24 @@ SCENARIOS = [
      ["--jit-threshold", "2"],
      files([_H]), [":eval h 1", ":eval h 1"],
      [("same files", files([_H]), ["id : Nat = 4"], [":eval h 3", ":i id"])]),
+    ("a function is shadowed later in the file after it and a caller were compiled",
+     ["--jit-threshold", "2"],
+     files([D("g", "Nat → Nat", "λ n. n + 1"), D("f", "Nat → Nat", "λ n. g n"), Line(".eval f 4"),
+            Line(".eval f 4")]), [":eval f 1"],
+     [("g redefined at the end", files([D("g", "Nat → Nat", "λ n. n + 1"), D("f", "Nat → Nat", "λ n. g n"),
+                                        Line(".eval f 4"), Line(".eval f 4"), D("g", "Nat", "3")]), [],
+       [":eval f 1"])]),
+    # Open bug: the `did you mean` hint considers every entry whose *name* is in scope
+    # (core/elab.cpp, `if (w_.lookupTop(e.name) >= 0) consider(e.name)`), in entry order, so an
+    # entry replaced by a reload (the old lib's g, created before k) still takes part and wins
+    # the tie between k and g (both at distance 1 from s): the reload suggests g, a fresh load k.
+    # (The random programs do not compare the hint's name; this scenario does.)
+    ("the `did you mean` hint after a reload (compared exactly)",
+     [],
+     files([Line(".import lib")], [D("g", "Nat", "3")]), [":bro"],
+     [("lib no longer imported; main defines k, then g, then uses s",
+       files([D("k", "Nat", "1"), D("g", "Nat", "2"), Line(".eval s")], [D("g", "Nat", "3")]), [], [":bro"])],
+     {"strict": True}),
     ("shadowing above users, through two imports; the import removed, restored, moved",
      [],
      files([Line(".import lib"), D("b", "Nat", "f 1"), Line(".eval b")],
@@ -1077,6 +1116,15 @@ SCENARIOS = [
              [_A10, _F, Line(".import util")], [_A1]), [], [":eval f 2", ":bro", ":i a"]),
       ("", files([Line(".import lib"), D("b", "Nat", "f 1"), _A10, Line(".eval b + a")],
                  [_A10, _F, Line(".import util")], [_A1]), [], [":eval f 2", ":bro", ":i a"])]),
+    ("an imported file deleted, then restored with other contents, then as it was",
+     ["--jit-threshold", "2"],
+     files([Line(".import lib"), _G, Line(".eval g 2")], [_A1, _F]), [":eval g 1", ":eval g 1"],
+     [("lib.thorin deleted", files([Line(".import lib"), _G, Line(".eval g 2")], None), [], [":eval g 5"]),
+      ("lib.thorin restored, with a new f", files([Line(".import lib"), _G, Line(".eval g 2")],
+                                                  [_A1, D("f", "Nat → Nat", "λ n. n * a")]), [],
+       [":eval g 5", ":bro"]),
+      ("lib.thorin as it was", files([Line(".import lib"), _G, Line(".eval g 2")], [_A1, _F]), [],
+       [":eval g 5", ":bro"])]),
     ("a compiled function with a run-time error moves down (its error's position moves along)",
      ["--jit-threshold", "2"],
      files([_A1, _DIV, _G]), [":eval g 1", ":eval g 1", ":eval g 1"],
@@ -1087,16 +1135,18 @@ SCENARIOS = [
 
 
 def run_scenario(thorin, k, scenario, keep, strict):
-    what, flags, first, cmds, steps = scenario
+    what, flags, first, cmds, steps = scenario[:5]
+    strict = strict or (scenario[5] if len(scenario) > 5 else {}).get("strict", False)
     with tempfile.TemporaryDirectory(prefix="thorin-reload-diff-") as d:
         ses = Session(thorin, flags, d, f"scenario {k}: {what}", strict, keep)
         try:
             if not ses.start(first, cmds, f"s{k}_0"):
                 raise TestFailure(f"scenario {k}: the first version does not load")
             for i, (desc, state, prompt, cmds) in enumerate(steps, 1):
+                ses.where = f"step {i}: {desc}"
                 ses.step(state, f"step {i}: {desc}" + (f"; first, at the prompt: {'; '.join(prompt)}"
                                                        if prompt else ""),
-                         cmds, ses.fresh(state, cmds), prompt, f"s{k}_{i}")
+                         cmds, ses.fresh(state, cmds, f"s{k}_{i}"), prompt, f"s{k}_{i}")
         finally:
             ses.close()
     return ses.stats
@@ -1141,21 +1191,20 @@ def run_program(thorin, p, seed, rounds, keep, verbose, strict=False):
                         pending_fix = before
                 if verbose:
                     print(f"program {p} round {rnd}: {desc}", flush=True)
+                ses.where = f"round {rnd}: {desc}"
                 cmds = commands(gen, state)
-                result = ses.fresh(state, cmds)
+                result = ses.fresh(state, cmds, f"p{p}_r{rnd:03d}")
                 prompt = []
                 if result[0] and rng.random() < 0.25:
                     # Definitions typed at the prompt, which :r drops.
                     env = gen.env_at(state, "main", len(state["main"]))
                     for _ in range(rng.randint(1, 2)):
                         kind = gen.new_kind(env, ["N", "N", "F", "R", "B", "NB", "P1", "S"])
-                        name = rng.choice(POOLS[kind])
-                        if SKIP_KNOWN and name == "id":
-                            name = "myid"
-                        dd = gen.definition(name, env)
+                        dd = gen.definition(rng.choice(POOLS[kind]), env)
                         dd.fmt = 0
                         prompt.append(dd.render())
-                    desc += "; first, at the prompt: " + "; ".join(prompt)
+                    if prompt:
+                        desc += "; first, at the prompt: " + "; ".join(prompt)
                 last_ok = ses.step(state, f"round {rnd}: {desc}", cmds, result, prompt, f"p{p}_r{rnd:03d}")
                 history.append(copy.deepcopy(state))
         finally:
@@ -1174,16 +1223,13 @@ def main():
     ap.add_argument("--verbose", action="store_true")
     ap.add_argument("--strict-hints", action="store_true",
                     help="compare `did you mean` hints exactly too")
-    ap.add_argument("--skip-known", action="store_true", help="avoid the known bugs (to look for others)")
     a = ap.parse_args()
-    global SKIP_KNOWN
-    SKIP_KNOWN = a.skip_known
     thorin = os.path.abspath(a.thorin)
     t0 = time.monotonic()
     total = {"ok": 0, "failed": 0, "nochange": 0, "full": 0}
     failures = []
     for k, sc in enumerate(SCENARIOS):
-        if a.only is not None or a.skip_known and k < KNOWN_BUG_SCENARIOS:
+        if a.only is not None:
             continue
         try:
             st = run_scenario(thorin, k, sc, a.keep, a.strict_hints)
