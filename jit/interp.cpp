@@ -135,12 +135,27 @@ V Runtime::eval(ETm* t, IEnv* env) {
     }
     case ETag::App: {
       poll();
-      V* args = static_cast<V*>(alloca(sizeof(V) * t->n));
+      V small[8];
+      V* args = t->n <= 8 ? small : static_cast<V*>(alloca(sizeof(V) * t->n));
       for (uint32_t i = 0; i < t->n; ++i)
         args[i] = eval(t->args[i], env);
       if (t->a->tag == ETag::Global) {
-        Global& g = erased(t->a->n);
-        if (g.arity == t->n && g.arity > 0) return callGlobal(t->a->n, args);
+        TopId id = t->a->n;
+        Global& g = erased(id);
+        if (g.arity == t->n && g.arity > 0) {
+          if (g.compiled) return callGlobal(id, args);
+          noteCall(id);
+          Global& g2 = erased(id);
+          if (g2.compiled) return g2.compiled(nullptr, args);
+          // The call is eval's result: evaluate the callee's body in place of
+          // a nested eval (a tail call: interpreted loops run in constant stack).
+          IEnv* callee = nullptr;
+          for (uint32_t i = 0; i < g2.arity; ++i)
+            callee = push(callee, args[i]);
+          env = callee;
+          t = g2.body->a;
+          continue;
+        }
       }
       return apply(eval(t->a, env), t->n, args);
     }
