@@ -291,8 +291,9 @@ Tm* Elab::check(Cxt& c, Raw* r, Val* a) {
 // The filter of a λ group (on its innermost binder): a Bool over the
 // parameters; `@` alone is `true`.
 Tm* Elab::filter(Cxt& c, RLam* l) {
+  if (!l->filter && !l->filterAlways) return nullptr;
+  w_.hasFilters = true;
   if (l->filterAlways) return tmOfLit(w_.perm, vBool(w_, true));
-  if (!l->filter) return nullptr;
   inFilter_ = true;
   struct Reset {
     bool& f;

@@ -98,6 +98,7 @@ public:
   uint32_t epoch = 1;
   uint64_t stamps = 0; // never rolled back
   uint64_t seqs = 0;   // TopEntry::seq
+  bool hasFilters = false; // some λ has a partial-evaluation filter (the runtime specializes)
   uint32_t block = 0;
   uint32_t visitStamp = 0;
   size_t preludeMetas = 0; // metas created by the prelude (hidden from :out)

@@ -46,6 +46,7 @@ Global& Runtime::erased(TopId id) {
 }
 
 bool Runtime::mentionsFilter(ETm* t) {
+  if (!w_->hasFilters) return false; // (most programs: nothing to look for)
   if (t->tag == ETag::Lam && t->b) return true;
   if (t->tag == ETag::App && t->a->tag == ETag::Global && !isSpec(t->a->n)) {
     Global& g = erased(t->a->n);
