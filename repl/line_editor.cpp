@@ -82,10 +82,13 @@ static int getKey(FILE* f) {
     return c;
   }
   int fd = fileno(f);
+  std::fflush(stdout); // (libedit's redraw of the line waits in stdout's buffer)
   while (true) {
     bool woke = false;
     int r = waitReadable(fd, &woke);
-    if (woke) rl_forced_update_display(); // the hook printed: redraw the prompt and line
+    // The hook printed over the prompt: the editor draws the prompt and the
+    // line again (libedit shows it with the next key).
+    if (woke) rl_forced_update_display();
     if (r == 0) {
       pending = 1;
       return kClear[0];
