@@ -101,20 +101,30 @@ V Runtime::globalValue(TopId id) {
   return v;
 }
 
-V Runtime::callGlobal(TopId id, const V* args) {
+IEnv* Runtime::enterGlobal(TopId id, const V* args, V* result) {
   Global& g0 = global(id);
   if (g0.compiled) { // hot path: already compiled
     ++g0.calls;
-    return g0.compiled(nullptr, args);
+    *result = g0.compiled(nullptr, args);
+    return nullptr;
   }
   noteCall(id);
   // (Erased again if it was invalidated since the caller was compiled.)
   Global& g = erased(id);
-  if (g.compiled) return g.compiled(nullptr, args);
+  if (g.compiled) {
+    *result = g.compiled(nullptr, args);
+    return nullptr;
+  }
   IEnv* env = nullptr;
   for (uint32_t i = 0; i < g.arity; ++i)
     env = push(env, args[i]);
-  return eval(g.body->a, env);
+  return env;
+}
+
+V Runtime::callGlobal(TopId id, const V* args) {
+  V r;
+  IEnv* env = enterGlobal(id, args, &r);
+  return env ? eval(global(id).body->a, env) : r;
 }
 
 V Runtime::eval(ETm* t, IEnv* env) {
@@ -143,17 +153,13 @@ V Runtime::eval(ETm* t, IEnv* env) {
         TopId id = t->a->n;
         Global& g = erased(id);
         if (g.arity == t->n && g.arity > 0) {
-          if (g.compiled) return callGlobal(id, args);
-          noteCall(id);
-          Global& g2 = erased(id);
-          if (g2.compiled) return g2.compiled(nullptr, args);
-          // The call is eval's result: evaluate the callee's body in place of
-          // a nested eval (a tail call: interpreted loops run in constant stack).
-          IEnv* callee = nullptr;
-          for (uint32_t i = 0; i < g2.arity; ++i)
-            callee = push(callee, args[i]);
+          // The call is eval's result: the callee's body is evaluated in place
+          // of a nested eval (a tail call: interpreted loops run in constant stack).
+          V r;
+          IEnv* callee = enterGlobal(id, args, &r);
+          if (!callee) return r;
           env = callee;
-          t = g2.body->a;
+          t = global(id).body->a;
           continue;
         }
       }

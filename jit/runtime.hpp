@@ -120,6 +120,10 @@ public:
   V globalValue(TopId id);
   /// Calls top-level function `id` with exactly its arity of arguments.
   V callGlobal(TopId id, const V* args);
+  /// Counts a call of `id` (compiling it when hot). If it is compiled, runs
+  /// it into `result` and returns null; otherwise returns the environment of
+  /// its parameters, for its body to be interpreted.
+  struct IEnv* enterGlobal(TopId id, const V* args, V* result);
   /// Counts a call; compiles the function when it becomes hot.
   void noteCall(TopId id);
   bool compile(TopId id);
