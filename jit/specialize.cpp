@@ -79,6 +79,7 @@ struct Specializer::Impl {
   uint32_t size = 0;
   bool exhausted = false;
   bool inFilter = false;
+  uint32_t filterNesting = 0;
   struct Building {
     std::string key;
     TopId fn = 0; // allocated when a recursive call needs it
@@ -429,6 +430,19 @@ struct Specializer::Impl {
   bool holds(ETm* filter, PEnv* env, PV* const* args, uint32_t k) {
     if (exhausted) return false;
     if (filter->tag == ETag::Lit) return filter->bits != 0; // `@`
+    // A filter that calls filtered functions evaluates their filters too: a
+    // filter that needs itself would never finish.
+    if (filterNesting >= 32) {
+      exhausted = true;
+      rt.err << "warning: specialization stopped: a filter depends on itself; the calls stay "
+                "unspecialized\n";
+      return false;
+    }
+    ++filterNesting;
+    struct Out {
+      uint32_t& n;
+      ~Out() { --n; }
+    } out{filterNesting};
     for (uint32_t i = 0; i < k; ++i)
       env = push(env, args[i]);
     size_t mark = lets.size();
