@@ -36,13 +36,18 @@ public:
                             rt.nameOf(id));
       return nullptr;
     }
+    compiledAny_ = true;
     return real_->compile(rt, id);
   }
+  // Nothing compiled yet: nothing to remove, and no reason to wait for the
+  // warm-up (a script that compiles nothing must not wait for LLVM).
   void remove(const std::vector<TopId>& ids) override {
+    if (ids.empty() || !compiledAny_) return;
     if (warm_.joinable()) warm_.join();
     if (real_) real_->remove(ids);
   }
   std::string ir(TopId id) override {
+    if (!compiledAny_) return "";
     if (warm_.joinable()) warm_.join();
     return real_ ? real_->ir(id) : "";
   }
@@ -83,6 +88,7 @@ private:
   JitOptions opts_;
   std::unique_ptr<Backend> real_;
   bool tried_ = false;
+  bool compiledAny_ = false; // (set on the calling thread only)
   std::string error_;
   std::thread warm_; // prepare(): loads the module and starts LLVM
 };

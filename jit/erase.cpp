@@ -136,7 +136,13 @@ ETm* Eraser::erase(Tm* t) {
     return e;
   }
   case TTag::Top: {
-    if (isTypeFormer(t->n)) return mk(ETag::Erased);
+    if (isTypeFormer(t->n)) { // remembers a machine type (for `build`'s representation)
+      ETm* e = mk(ETag::Erased);
+      if (const AxiomDef* ax = axiomOf(t->n))
+        e->n = ax->name == "%core.I64" ? uint32_t(MType::I64) : ax->name == "%core.F64" ? uint32_t(MType::F64)
+             : ax->name == "%core.Bool" ? uint32_t(MType::Bool) : 0;
+      return e;
+    }
     if (const AxiomDef* ax = axiomOf(t->n)) {
       if (ax->arity == 0) { // a constant: its normal form is a literal
         Val* v = ax->norm ? ax->norm(w_, nullptr) : nullptr;

@@ -19,7 +19,8 @@ enum class ETag : uint8_t {
 
 struct ETm {
   ETag tag;
-  uint32_t n = 0;    // Var: index; Global: top id; Lam: arity; App, Prim, Arr: number of args; Lit: LitKind
+  uint32_t n = 0;    // Var: index; Global: top id; Lam: arity; App, Prim, Arr: number of args; Lit: LitKind;
+                     // Erased: the MType of an erased machine type (else 0)
   uint32_t span = 0; // Prim: World::spans index + 1 (0: unknown)
   uint32_t prim = 0; // Prim, PrimPap: primitive id
   union {

@@ -134,7 +134,7 @@ V Runtime::eval(ETm* t, IEnv* env) {
     case ETag::Var: return lookup(env, t->n);
     case ETag::Global: return globalValue(t->n);
     case ETag::Lit: return literal(t);
-    case ETag::Erased:
+    case ETag::Erased: return rt::erasedType(t->n);
     case ETag::Known: return rt::erased(); // (filters are never run)
     case ETag::Lam: {
       V c = mkClosure(lamEntry, t->n, 2);

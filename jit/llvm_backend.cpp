@@ -433,7 +433,7 @@ public:
     switch (t->tag) {
     case ETag::Var: return env_[env_.size() - 1 - t->n];
     case ETag::Global: return {b_.CreateCall(mc_.h_.global, {b_.getInt32(t->n)}), MType::None};
-    case ETag::Erased:
+    case ETag::Erased: return {wordConst(erasedType(t->n)), MType::None};
     case ETag::Known: return {wordConst(erased()), MType::None}; // (filters are never run)
     case ETag::Lit: return literal(t);
     case ETag::Lam: return {lambda(t), MType::None};
@@ -570,7 +570,10 @@ public:
                   Value* fn = b_.CreateIntToPtr(b_.getInt64(reinterpret_cast<uint64_t>(fnp)), mc_.ptr_);
                   return b_.CreateCall(ft, fn, {argArray(as), b_.getInt32(span)});
                 }};
-      return {wl(cx, args), MType::None};
+      if (t->n > 0 && t->args[0]->tag == ETag::Erased) cx.hint = MType(t->args[0]->n);
+      cx.unbox = [this](Value* w, MType m) { return unbox(w, m); };
+      Value* r = wl(cx, args);
+      return {r, cx.result};
     }
     FunctionType* ft = FunctionType::get(mc_.i64_, {mc_.ptr_, b_.getInt32Ty()}, false);
     Value* fn = b_.CreateIntToPtr(b_.getInt64(reinterpret_cast<uint64_t>(p.fn)), mc_.ptr_);

@@ -7,6 +7,8 @@
 
 #include <llvm/IR/IRBuilder.h>
 
+#include "prims.hpp"
+
 namespace thorin::rt {
 
 struct LowerCx {
@@ -21,11 +23,19 @@ Lowering findLowering(std::string_view axiom);
 
 /// A fast path on words (`Nat` additions of immediates, array indexing):
 /// `slow` calls the primitive's run-time implementation for the rest.
+///
+/// `hint` is the machine type the primitive's first argument names when that
+/// argument is an erased type (`get {F64} …`); a lowering may then return a
+/// machine-typed value instead of a word by setting `result`, using `unbox`
+/// on words it gets from `slow`.
 struct WordCx {
   llvm::IRBuilder<>& b;
   llvm::FunctionCallee fail;
   uint32_t span;
   std::function<llvm::Value*(const std::vector<llvm::Value*>&)> slow;
+  MType hint = MType::None;
+  MType result = MType::None;
+  std::function<llvm::Value*(llvm::Value*, MType)> unbox = {};
 };
 using WordLowering = llvm::Value* (*)(WordCx& cx, const std::vector<llvm::Value*>& args);
 

@@ -47,10 +47,12 @@ struct Heap {
   ~Heap() { reset(); }
 };
 thread_local Heap gHeap;
-Obj gErased{OTag::Erased, 0};
+// (index: MType — None, I64, F64, Bool)
+Obj gErased[4] = {{OTag::Erased, 0}, {OTag::Erased, 1}, {OTag::Erased, 2}, {OTag::Erased, 3}};
 } // namespace
 
-V erased() { return ofObj(&gErased); }
+V erased() { return ofObj(&gErased[0]); }
+V erasedType(uint32_t kind) { return ofObj(&gErased[kind < 4 ? kind : 0]); }
 void* alloc(size_t bytes) { return gHeap.bump(bytes); }
 void resetHeap() { gHeap.reset(); }
 size_t heapBytes() { return gHeap.used; }
@@ -141,6 +143,31 @@ V mkArr(uint32_t n) {
   a->tag = OTag::Arr;
   a->n = n;
   return ofObj(a);
+}
+
+V mkArrOf(V ty, uint32_t n) {
+  V r = mkArr(n);
+  if (!isImm(ty) && obj(ty)->tag == OTag::Erased) {
+    if (obj(ty)->n == 1) obj(r)->tag = OTag::ArrI64;
+    if (obj(ty)->n == 2) obj(r)->tag = OTag::ArrF64;
+  }
+  return r;
+}
+
+V arrElem(const ArrObj* a, uint32_t i) {
+  switch (a->tag) {
+  case OTag::ArrI64: return ofI64(int64_t(a->elems[i]));
+  case OTag::ArrF64: return ofObj(box(a->elems[i]));
+  default: return a->elems[i];
+  }
+}
+
+void arrStore(ArrObj* a, uint32_t i, V v) {
+  switch (a->tag) {
+  case OTag::ArrI64: a->elems[i] = uint64_t(toI64(v)); break;
+  case OTag::ArrF64: a->elems[i] = static_cast<Box64*>(obj(v))->bits; break;
+  default: a->elems[i] = v;
+  }
 }
 
 void fail(const char* msg, uint32_t span) { throw Error{msg, span}; }

@@ -7,6 +7,12 @@
 // knows whether a word holds an I64, a Nat or an F64 (always boxed here;
 // unboxed inside compiled workers). Objects live in a bump heap that is
 // dropped after each top-level run.
+//
+// Arrays whose element type is I64 or F64 store the raw machine words
+// (`ArrI64`, `ArrF64`), so compiled code reads an element with one load and
+// no unboxing; other arrays store words (`Arr`). The element type reaches
+// `build` as its erased type argument, a word that remembers which machine
+// type it was (`erasedType`). Every reader accepts every representation.
 #pragma once
 #include <gmp.h>
 
@@ -18,7 +24,7 @@ namespace thorin::rt {
 
 using V = uint64_t;
 
-enum class OTag : uint32_t { Box64, BigNat, Str, Closure, Pap, Pair, Arr, Erased };
+enum class OTag : uint32_t { Box64, BigNat, Str, Closure, Pap, Pair, Arr, Erased, ArrI64, ArrF64 };
 
 struct Obj {
   OTag tag;
@@ -49,7 +55,7 @@ struct Pap : Obj { // a function applied to fewer arguments than its arity
 struct PairObj : Obj {
   V a, b;
 };
-struct ArrObj : Obj {
+struct ArrObj : Obj { // tag Arr: words; ArrI64: int64_t bits; ArrF64: double bits
   V elems[1];
 };
 
@@ -62,6 +68,9 @@ inline bool fitsImm(int64_t x) { return x >= -(int64_t(1) << 62) && x < (int64_t
 
 /// The value of every erased term (types, proofs of nothing at run time).
 V erased();
+/// An erased type that is a machine type (`kind`: 1 = I64, 2 = F64, as
+/// MType), for primitives that pick a representation by it (`build`).
+V erasedType(uint32_t kind);
 
 // The heap ----------------------------------------------------------------
 void* alloc(size_t bytes);
@@ -86,6 +95,12 @@ inline V ofBool(bool b) { return imm(b); }
 V mkClosure(Code code, uint32_t arity, uint32_t nfree);
 V mkPair(V a, V b);
 V mkArr(uint32_t n);
+/// An array of n elements in the representation for the erased element type `ty`.
+V mkArrOf(V ty, uint32_t n);
+/// Element i as a word (boxing raw I64/F64 elements).
+V arrElem(const ArrObj* a, uint32_t i);
+/// Stores the word v as element i (unboxing it for raw arrays).
+void arrStore(ArrObj* a, uint32_t i, V v);
 
 // Errors ------------------------------------------------------------------
 /// A run-time error: `span` indexes World::spans (0: unknown position).

@@ -212,7 +212,7 @@ std::string Runtime::show(V v, Val* ty) {
       std::string s = "[";
       for (uint32_t i = 0; i < a->n; ++i) {
         if (i) s += ", ";
-        s += show(a->elems[i], f->sp->arg);
+        s += show(arrElem(a, i), f->sp->arg);
       }
       return s + "]";
     }

@@ -96,6 +96,16 @@ struct Specializer::Impl {
   std::vector<TopId> deps;
   std::vector<TopId>* used = nullptr;
   PV* erasedPV;
+  PV* erasedTypes[4] = {}; // erased machine types, by MType
+
+  PV* erasedOf(uint32_t m) {
+    if (m >= 4) return erasedPV;
+    if (!erasedTypes[m]) {
+      erasedTypes[m] = mk(PV::Erased);
+      erasedTypes[m]->n = m;
+    }
+    return erasedTypes[m];
+  }
 
   Impl(Runtime& r, Limits l) : rt(r), lim(l), out(r.arena()), fuel(l.fuel) {
     erasedPV = mk(PV::Erased);
@@ -232,7 +242,11 @@ struct Specializer::Impl {
     switch (v->kind) {
     case PV::Dyn: return relocate(v->t, v->at, depth);
     case PV::Lit: return v->t;
-    case PV::Erased: return node(ETag::Erased);
+    case PV::Erased: {
+      ETm* e = node(ETag::Erased);
+      e->n = v->n; // (a machine type, see ETm)
+      return e;
+    }
     case PV::Global: return globalNode(v->id);
     case PV::Pair: {
       ETm* e = node(ETag::Pair);
@@ -305,7 +319,7 @@ struct Specializer::Impl {
       if (LitKind(v->t->n) == LitKind::Str || LitKind(v->t->n) == LitKind::BigNat)
         return showLit(LitKind(v->t->n), v->t->bits, v->t->big);
       return fmt::format("{}:{}", v->t->n, v->t->bits);
-    case PV::Erased: return "*";
+    case PV::Erased: return v->n ? fmt::format("*{}", v->n) : "*"; // (machine types differ in code)
     case PV::Global: return fmt::format("g{}", v->id);
     case PV::Pair: return "(" + key(v->a) + "," + key(v->b) + ")";
     case PV::Arr: {
@@ -351,7 +365,7 @@ struct Specializer::Impl {
     case ETag::Var: return lookup(env, t->n);
     case ETag::Global: return global(t->n);
     case ETag::Lit: return lit(t);
-    case ETag::Erased: return erasedPV;
+    case ETag::Erased: return t->n ? erasedOf(t->n) : erasedPV;
     case ETag::Known: return litOf(LitKind::Bool, inFilter && closed(lookup(env, t->n)) ? 1 : 0);
     case ETag::Lam: {
       PV* v = mk(PV::Clo);

@@ -93,7 +93,10 @@ using rt::WordCx;
 
 // if (cond) fast else the primitive's run-time implementation.
 template <class Fast> Value* fastOr(WordCx& c, Value* cond, const Args& args, Fast fast) {
-  return rt::likelyOr(c.b, cond, fast, [&] { return c.slow(args); });
+  return rt::likelyOr(c.b, cond, fast, [&] {
+    Value* w = c.slow(args);
+    return c.result == rt::MType::None ? w : c.unbox(w, c.result);
+  });
 }
 
 Value* bothImm(IRBuilder<>& b, Value* x, Value* y) {
@@ -139,13 +142,22 @@ Value* arrLen(IRBuilder<>& b, Value* p) {
   return b.CreateZExt(invariantLoad(b, b.getInt32Ty(), b.CreateConstGEP1_64(b.getInt32Ty(), p, 1)),
                       b.getInt64Ty());
 }
-Value* arrGet(WordCx& c, const Args& a) { // {A} {n} arr i
+// {A} {n} arr i. The fast path reads the representation A's machine type
+// implies (raw int64 or double for I64 and F64, a word otherwise); any other
+// representation, and an index out of range, take the primitive.
+Value* arrGet(WordCx& c, const Args& a) {
   IRBuilder<>& b = c.b;
+  rt::MType m = c.hint == rt::MType::I64 || c.hint == rt::MType::F64 ? c.hint : rt::MType::None;
+  rt::OTag rep = m == rt::MType::I64 ? rt::OTag::ArrI64 : m == rt::MType::F64 ? rt::OTag::ArrF64 : rt::OTag::Arr;
   Value* p = b.CreateIntToPtr(a[2], b.getPtrTy());
   Value* i = b.CreateLShr(a[3], 1);
-  Value* ok = b.CreateICmpULT(i, arrLen(b, p));
+  Value* header = invariantLoad(b, b.getInt64Ty(), p); // tag, then length
+  Value* ok = b.CreateAnd(b.CreateICmpEQ(b.CreateTrunc(header, b.getInt32Ty()), b.getInt32(uint32_t(rep))),
+                          b.CreateICmpULT(i, b.CreateLShr(header, 32)));
+  Type* ty = m == rt::MType::F64 ? b.getDoubleTy() : b.getInt64Ty();
+  c.result = m;
   return fastOr(c, ok, a, [&] {
-    return invariantLoad(b, b.getInt64Ty(), b.CreateGEP(b.getInt64Ty(), p, b.CreateAdd(i, b.getInt64(1))));
+    return invariantLoad(b, ty, b.CreateGEP(b.getInt64Ty(), p, b.CreateAdd(i, b.getInt64(1))));
   });
 }
 Value* arrLength(WordCx& c, const Args& a) {

@@ -132,9 +132,9 @@ uint32_t arrayLength(V n, uint32_t span) {
 }
 V arrBuild(const V* a, uint32_t span) { // {A} n f
   uint32_t n = arrayLength(a[1], span);
-  V r = mkArr(n);
+  V r = mkArrOf(a[0], n);
   for (uint32_t i = 0; i < n; ++i)
-    static_cast<ArrObj*>(obj(r))->elems[i] = apply1(a[2], imm(i));
+    arrStore(static_cast<ArrObj*>(obj(r)), i, apply1(a[2], imm(i)));
   return r;
 }
 ArrObj* checkIndex(V arr, V i, uint32_t span) {
@@ -144,12 +144,16 @@ ArrObj* checkIndex(V arr, V i, uint32_t span) {
          span);
   return o;
 }
-V arrGet(const V* a, uint32_t span) { return checkIndex(a[2], a[3], span)->elems[immVal(a[3])]; }
+V arrGet(const V* a, uint32_t span) {
+  return arrElem(checkIndex(a[2], a[3], span), uint32_t(immVal(a[3])));
+}
 V arrSet(const V* a, uint32_t span) {
   ArrObj* o = checkIndex(a[2], a[3], span);
   V r = mkArr(o->n);
-  std::memcpy(static_cast<ArrObj*>(obj(r))->elems, o->elems, sizeof(V) * o->n);
-  static_cast<ArrObj*>(obj(r))->elems[immVal(a[3])] = a[4];
+  auto* c = static_cast<ArrObj*>(obj(r));
+  c->tag = o->tag; // the same representation
+  std::memcpy(c->elems, o->elems, sizeof(V) * o->n);
+  arrStore(c, uint32_t(immVal(a[3])), a[4]);
   return r;
 }
 V arrLength(const V* a, uint32_t) { return imm(static_cast<ArrObj*>(obj(a[2]))->n); }
