@@ -9,6 +9,7 @@
 #include "core_plugin.hpp"
 #include "lexer.hpp"
 #include "literal.hpp"
+#include "prims.hpp"
 #include "rt.hpp"
 
 using namespace thorin;
@@ -93,5 +94,40 @@ TEST_CASE("run-time words: immediates and boxes") {
   CHECK(toF64(ofF64(2.5)) == 2.5);
   CHECK(showNat(ofNat(uint64_t(1) << 63)) == "9223372036854775808");
   CHECK(toStr(ofStr("abc")) == "abc");
+  resetHeap();
+}
+
+TEST_CASE("run-time arrays: the erased element type picks the representation") {
+  using namespace rt;
+  auto rep = [](V a) { return obj(a)->tag; };
+  CHECK(rep(mkArrOf(erased(), 2)) == OTag::Arr);
+  CHECK(rep(mkArrOf(erasedType(uint32_t(MType::Bool)), 2)) == OTag::Arr);
+  V is = mkArrOf(erasedType(uint32_t(MType::I64)), 2);
+  V fs = mkArrOf(erasedType(uint32_t(MType::F64)), 2);
+  REQUIRE(rep(is) == OTag::ArrI64);
+  REQUIRE(rep(fs) == OTag::ArrF64);
+  auto* ia = static_cast<ArrObj*>(obj(is));
+  auto* fa = static_cast<ArrObj*>(obj(fs));
+  arrStore(ia, 0, ofI64(INT64_MIN)); // a boxed I64 is stored raw…
+  arrStore(ia, 1, ofI64(-3));
+  arrStore(fa, 0, ofF64(0.5));
+  arrStore(fa, 1, ofF64(-1e300));
+  CHECK(ia->elems[0] == uint64_t(INT64_MIN));
+  CHECK(ia->elems[1] == uint64_t(int64_t(-3)));
+  CHECK(toI64(arrElem(ia, 0)) == INT64_MIN); // …and read back as a word
+  CHECK(isImm(arrElem(ia, 1)));
+  CHECK(toF64(arrElem(fa, 0)) == 0.5);
+  CHECK(toF64(arrElem(fa, 1)) == -1e300);
+  // `build` itself: its first argument is the erased element type.
+  plugins::registerCoreRuntime();
+  const Prim* build = findPrim("%core.arr.build");
+  REQUIRE(build);
+  V k = mkClosure([](rt::Closure*, const V* args) { return ofF64(double(immVal(args[0])) / 4); }, 1, 0);
+  V args[3] = {erasedType(uint32_t(MType::F64)), imm(3), k};
+  V built = build->fn(args, 0);
+  CHECK(rep(built) == OTag::ArrF64);
+  CHECK(toF64(arrElem(static_cast<ArrObj*>(obj(built)), 2)) == 0.5);
+  args[0] = erased();
+  CHECK(rep(build->fn(args, 0)) == OTag::Arr);
   resetHeap();
 }
