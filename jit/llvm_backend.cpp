@@ -27,6 +27,7 @@
 #include <llvm/IR/Verifier.h>
 #include <llvm/Passes/PassBuilder.h>
 #include <llvm/Support/TargetSelect.h>
+#include <llvm/Target/TargetMachine.h>
 #include <llvm/Support/raw_ostream.h>
 
 #include "axiom.hpp"
@@ -119,7 +120,16 @@ public:
     started_ = true;
     InitializeNativeTarget();
     InitializeNativeTargetAsmPrinter();
-    auto j = orc::LLJITBuilder().create();
+    auto jtmb = orc::JITTargetMachineBuilder::detectHost();
+    if (!jtmb) {
+      initError_ = toString(jtmb.takeError());
+      return;
+    }
+    // The optimizer gets the target's cost model (vector width, costs of
+    // instructions), as clang's does; without it LLVM assumes no vector unit.
+    if (auto tm = jtmb->createTargetMachine()) tm_ = std::move(*tm);
+    else consumeError(tm.takeError());
+    auto j = orc::LLJITBuilder().setJITTargetMachineBuilder(std::move(*jtmb)).create();
     if (!j) {
       initError_ = toString(j.takeError());
       return;
@@ -169,7 +179,8 @@ private:
   };
 
   WorkerInfo workerInfo(Runtime& rt, TopId id);
-  static void optimize(Module& m);
+  void optimize(Module& m);
+  std::unique_ptr<TargetMachine> tm_; // for the optimizer's cost model
   void warmUp();
 
   const JitOptions& opts_;
@@ -189,7 +200,7 @@ void LlvmBackend::optimize(Module& m) {
   FunctionAnalysisManager fam;
   CGSCCAnalysisManager cam;
   ModuleAnalysisManager mam;
-  PassBuilder pb;
+  PassBuilder pb(tm_.get());
   pb.registerModuleAnalyses(mam);
   pb.registerCGSCCAnalyses(cam);
   pb.registerFunctionAnalyses(fam);
