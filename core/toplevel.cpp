@@ -313,7 +313,7 @@ void TopLevel::define(const Entry& e, bool prelude) {
   if (e.nftime && def) {
     w_.beginEntry();
     Timer tn;
-    normalize(w_, w_.scratch, 0, nullptr, def);
+    normalForm(def, eval(w_, nullptr, w_.tops[id].type));
     out_ << fmt::format("{} normalized in {}\n", str(e.name), formatSeconds(tn.seconds()));
   }
 }
@@ -470,6 +470,13 @@ bool TopLevel::residualQuery(const std::string& text) {
   return ok;
 }
 
+// By running code when the runtime can (jit/normalize.cpp), else by the evaluator.
+Tm* TopLevel::normalForm(Tm* t, Val* ty) {
+  if (opts_.runner)
+    if (Tm* nf = opts_.runner->normalize(w_, w_.scratch, t, ty)) return nf;
+  return normalize(w_, w_.scratch, 0, nullptr, t);
+}
+
 void TopLevel::showQuery(Raw* r, Show what) {
   w_.beginEntry();
   Elab el(w_);
@@ -479,10 +486,8 @@ void TopLevel::showQuery(Raw* r, Show what) {
   std::string tyStr = show(w_, quote(w_, w_.scratch, 0, ty));
   switch (what) {
   case Show::Type: out_ << show(r) << " : " << tyStr << "\n"; break;
-  case Show::NormalForm: out_ << show(w_, normalize(w_, w_.scratch, 0, nullptr, t)) << "\n"; break;
-  case Show::Both:
-    out_ << show(w_, normalize(w_, w_.scratch, 0, nullptr, t)) << " : " << tyStr << "\n";
-    break;
+  case Show::NormalForm: out_ << show(w_, normalForm(t, ty)) << "\n"; break;
+  case Show::Both: out_ << show(w_, normalForm(t, ty)) << " : " << tyStr << "\n"; break;
   case Show::Eval: break;
   }
 }

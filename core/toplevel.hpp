@@ -31,6 +31,9 @@ public:
   /// `:residual`: the residual code of `id` applied to `args` (closed terms;
   /// nullptr for a dynamic argument) after specialization.
   virtual std::string residual(World& w, TopId id, const std::vector<Tm*>& args) = 0;
+  /// The normal form of the closed term `t : ty` computed by running code,
+  /// or nullptr to leave it to the evaluator (`normalize`).
+  virtual Tm* normalize(World&, Arena&, Tm*, Val*) { return nullptr; }
 };
 
 struct Options {
@@ -134,6 +137,8 @@ private:
   void elaborate(const Entry& e, bool prelude);
   void define(const Entry& e, bool prelude);
   void showQuery(Raw* r, Show what);
+  /// The normal form of the closed term `t : ty` (see Runner::normalize).
+  Tm* normalForm(Tm* t, Val* ty);
   void evalQuery(Raw* r);
   const struct AxiomDef* bindAxiom(const Entry& e);
   template <class F> bool guarded(Span where, F&& body);

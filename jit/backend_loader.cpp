@@ -46,6 +46,7 @@ public:
     if (warm_.joinable()) warm_.join();
     if (real_) real_->remove(ids);
   }
+  const ETm* lambdaOf(Code c) override { return compiledAny_ && real_ ? real_->lambdaOf(c) : nullptr; }
   std::string ir(TopId id) override {
     if (!compiledAny_) return "";
     if (warm_.joinable()) warm_.join();

@@ -28,12 +28,12 @@ V lookup(IEnv* e, uint32_t ix) {
   return e->v;
 }
 
-// Closure of an interpreted λ: free[0] = body, free[1] = environment.
+// Closure of an interpreted λ: free[0] = the λ, free[1] = environment.
 V lamEntry(Closure* self, const V* args) {
   IEnv* env = reinterpret_cast<IEnv*>(self->free[1]);
   for (uint32_t i = 0; i < self->arity; ++i)
     env = push(env, args[i]);
-  return gRuntime->eval(reinterpret_cast<ETm*>(self->free[0]), env);
+  return gRuntime->eval(reinterpret_cast<ETm*>(self->free[0])->a, env);
 }
 
 // A primitive applied to some of its arguments: free[0] = prim id, then those.
@@ -139,7 +139,7 @@ V Runtime::eval(ETm* t, IEnv* env) {
     case ETag::Lam: {
       V c = mkClosure(lamEntry, t->n, 2);
       auto* cl = static_cast<Closure*>(obj(c));
-      cl->free[0] = ofObj(t->a);
+      cl->free[0] = ofObj(t); // (the λ, for its parameters' names when read back)
       cl->free[1] = ofObj(env);
       return c;
     }
@@ -191,8 +191,13 @@ V Runtime::eval(ETm* t, IEnv* env) {
       V a = eval(t->a, env);
       return mkPair(a, eval(t->b, env));
     }
-    case ETag::Proj1: return static_cast<PairObj*>(obj(eval(t->a, env)))->a;
-    case ETag::Proj2: return static_cast<PairObj*>(obj(eval(t->a, env)))->b;
+    case ETag::Proj1:
+    case ETag::Proj2: {
+      V p = eval(t->a, env);
+      if (!isImm(p) && obj(p)->tag == OTag::Pair) [[likely]]
+        return t->tag == ETag::Proj1 ? static_cast<PairObj*>(obj(p))->a : static_cast<PairObj*>(obj(p))->b;
+      return proj(p, t->tag == ETag::Proj1 ? 1 : 2);
+    }
     case ETag::Arr: {
       V a = mkArr(t->n);
       for (uint32_t i = 0; i < t->n; ++i)
@@ -202,6 +207,20 @@ V Runtime::eval(ETm* t, IEnv* env) {
     }
     return rt::erased();
   }
+}
+
+const ETm* Runtime::lambdaOf(const Closure* c) {
+  if (c->code == lamEntry) return reinterpret_cast<const ETm*>(c->free[0]);
+  TopId id;
+  if (c->code == globalEntry) {
+    id = TopId(c->free[0]);
+  } else if (auto it = entryOwner_.find(c->code); it != entryOwner_.end()) {
+    id = it->second;
+  } else {
+    return backend ? backend->lambdaOf(c->code) : nullptr; // an inner λ of compiled code
+  }
+  ETm* body = global(id).body;
+  return body && body->tag == ETag::Lam ? body : nullptr;
 }
 
 } // namespace thorin::rt

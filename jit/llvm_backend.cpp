@@ -62,6 +62,7 @@ V thorin_rt_closure(void* code, uint32_t arity, uint32_t nfree) {
   return mkClosure(reinterpret_cast<Code>(code), arity, nfree);
 }
 V thorin_rt_pair(V a, V b) { return mkPair(a, b); }
+V thorin_rt_proj(V p, uint32_t which) { return proj(p, which); }
 V thorin_rt_arr(uint32_t n) { return mkArr(n); }
 V thorin_rt_prim_pap(uint32_t prim, uint32_t span, uint32_t n, const V* args) {
   // Built by the interpreter's own PrimPap code path.
@@ -97,7 +98,7 @@ using namespace llvm;
 
 struct Helpers {
   FunctionCallee toI64, ofI64, toF64, ofF64, fail, poll, apply, callGlobal, global, lit, closure,
-      pair, arr, primPap;
+      pair, proj, arr, primPap;
 };
 
 /// Does a term only use machine-typed operations? Computes its machine type.
@@ -152,6 +153,7 @@ public:
     add("thorin_rt_lit", reinterpret_cast<void*>(&thorin_rt_lit));
     add("thorin_rt_closure", reinterpret_cast<void*>(&thorin_rt_closure));
     add("thorin_rt_pair", reinterpret_cast<void*>(&thorin_rt_pair));
+    add("thorin_rt_proj", reinterpret_cast<void*>(&thorin_rt_proj));
     add("thorin_rt_arr", reinterpret_cast<void*>(&thorin_rt_arr));
     add("thorin_rt_prim_pap", reinterpret_cast<void*>(&thorin_rt_prim_pap));
     add("thorin_poll_limit", reinterpret_cast<void*>(const_cast<char**>(&gPollLimit)));
@@ -169,6 +171,10 @@ public:
     auto it = compiled_.find(id);
     return it == compiled_.end() ? "" : it->second.ir;
   }
+  const ETm* lambdaOf(Code c) override {
+    auto it = lambdas_.find(reinterpret_cast<void*>(c));
+    return it == lambdas_.end() ? nullptr : it->second;
+  }
 
 private:
   struct Compiled {
@@ -176,6 +182,7 @@ private:
     std::string ir;
     std::string workerName; // "" if no worker
     std::set<TopId> uses; // compiled definitions this code calls directly
+    std::vector<void*> lambdas; // code of its inner λs (keys of lambdas_)
   };
 
   WorkerInfo workerInfo(Runtime& rt, TopId id);
@@ -189,6 +196,7 @@ private:
   std::string initError_;
   std::unordered_map<TopId, Compiled> compiled_;
   std::unordered_map<TopId, WorkerInfo> workerCache_;
+  std::unordered_map<void*, const ETm*> lambdas_; // inner λs' code → the erased λ
   uint64_t counter_ = 0;
   friend class FnCompiler;
   friend class ModuleCompiler;
@@ -299,6 +307,7 @@ public:
     h_.lit = fn("thorin_rt_lit", i64_, {ptr_});
     h_.closure = fn("thorin_rt_closure", i64_, {ptr_, i32, i32});
     h_.pair = fn("thorin_rt_pair", i64_, {i64_, i64_});
+    h_.proj = fn("thorin_rt_proj", i64_, {i64_, Type::getInt32Ty(ctx_)});
     h_.arr = fn("thorin_rt_arr", i64_, {i32});
     h_.primPap = fn("thorin_rt_prim_pap", i64_, {i32, i32, i32, ptr_});
     if (auto* f = dyn_cast<Function>(h_.fail.getCallee())) f->setDoesNotReturn();
@@ -310,6 +319,7 @@ public:
   /// The worker of `id`, compiling it into this module if needed.
   Function* worker(TopId id);
   std::set<TopId> uses; // compiled definitions this module calls directly
+  std::vector<std::pair<std::string, const ETm*>> lambdas; // inner λs: symbol, erased λ
   TopId root = 0;       // the definition being compiled
   bool noWorkers = false;
 
@@ -469,11 +479,30 @@ public:
       return {b_.CreateCall(mc_.h_.pair, {a, word(gen(t->b))}), MType::None};
     }
     case ETag::Proj1:
-    case ETag::Proj2: {
-      Value* p = b_.CreateIntToPtr(word(gen(t->a)), mc_.ptr_);
-      return {b_.CreateLoad(mc_.i64_,
-                            b_.CreateConstGEP1_64(mc_.i64_, p, t->tag == ETag::Proj1 ? 1 : 2)),
-              MType::None};
+    case ETag::Proj2: { // a pair; a neutral value (while normalizing) through the runtime
+      Value* w = word(gen(t->a));
+      uint32_t which = t->tag == ETag::Proj1 ? 1 : 2;
+      Value* p = b_.CreateIntToPtr(w, mc_.ptr_);
+      BasicBlock* check = BasicBlock::Create(mc_.ctx_, "proj.check", f_);
+      BasicBlock* fast = BasicBlock::Create(mc_.ctx_, "proj.pair", f_);
+      BasicBlock* slow = BasicBlock::Create(mc_.ctx_, "proj.slow", f_);
+      BasicBlock* join = BasicBlock::Create(mc_.ctx_, "proj", f_);
+      auto likely = MDBuilder(mc_.ctx_).createBranchWeights(1 << 20, 1);
+      b_.CreateCondBr(b_.CreateICmpEQ(b_.CreateAnd(w, 1), wordConst(0)), check, slow, likely);
+      b_.SetInsertPoint(check);
+      Value* tag = b_.CreateLoad(b_.getInt32Ty(), p);
+      b_.CreateCondBr(b_.CreateICmpEQ(tag, b_.getInt32(uint32_t(OTag::Pair))), fast, slow, likely);
+      b_.SetInsertPoint(fast);
+      Value* x = b_.CreateLoad(mc_.i64_, b_.CreateConstGEP1_64(mc_.i64_, p, which));
+      b_.CreateBr(join);
+      b_.SetInsertPoint(slow);
+      Value* y = b_.CreateCall(mc_.h_.proj, {w, b_.getInt32(which)});
+      b_.CreateBr(join);
+      b_.SetInsertPoint(join);
+      PHINode* phi = b_.CreatePHI(mc_.i64_, 2);
+      phi->addIncoming(x, fast);
+      phi->addIncoming(y, slow);
+      return {phi, MType::None};
     }
     case ETag::Arr: {
       std::vector<Value*> es = words(t);
@@ -681,6 +710,7 @@ public:
       if (fv[i]) caps.push_back(i);
     ETm* body = renumber(t->a, t->n, caps);
     Function* code = mc_.uniform(fmt::format("{}.lam{}", f_->getName().str(), mc_.be_.counter_++));
+    mc_.lambdas.push_back({code->getName().str(), t});
     {
       FnCompiler inner(mc_, code);
       inner.uniform(body, t->n, caps);
@@ -810,6 +840,7 @@ Code LlvmBackend::compile(Runtime& rt, TopId id) {
   auto mod = std::make_unique<Module>(fmt::format("thorin.{}", id), *ctx);
   mod->setDataLayout(jit_->getDataLayout());
   std::set<TopId> uses;
+  std::vector<std::pair<std::string, const ETm*>> lambdas;
   bool withWorkers = true;
   for (;;) {
     try {
@@ -819,6 +850,7 @@ Code LlvmBackend::compile(Runtime& rt, TopId id) {
       mc.entry(id);
       mc.finish();
       uses = mc.uses;
+      lambdas = mc.lambdas;
       break;
     } catch (FnCompiler::Unsupported&) {
       if (!withWorkers) {
@@ -858,6 +890,16 @@ Code LlvmBackend::compile(Runtime& rt, TopId id) {
   }
   Code entry = sym->toPtr<Code>();
   Compiled c;
+  // Where its inner λs' code is, so that a normal form read back from their
+  // closures gets the λs' own parameter names.
+  for (auto& [lname, lam] : lambdas)
+    if (auto ls = jit_->lookup(lname)) {
+      void* addr = ls->toPtr<void*>();
+      lambdas_[addr] = lam;
+      c.lambdas.push_back(addr);
+    } else {
+      consumeError(ls.takeError());
+    }
   c.tracker = tracker;
   c.ir = std::move(ir);
   c.uses = std::move(uses);
@@ -889,6 +931,8 @@ void LlvmBackend::remove(const std::vector<TopId>& ids) {
     if (it == compiled_.end()) continue;
     if (removed.insert(it->second.tracker.get()).second)
       if (auto err = it->second.tracker->remove()) consumeError(std::move(err));
+    for (void* l : it->second.lambdas)
+      lambdas_.erase(l);
     compiled_.erase(it);
     workerCache_.erase(id);
   }

@@ -138,6 +138,25 @@ V mkPair(V a, V b) {
   return ofObj(p);
 }
 
+static V mkNeu(NeuKind k, V a, V b) {
+  auto* o = static_cast<NeuObj*>(alloc(sizeof(NeuObj)));
+  o->tag = OTag::Neutral;
+  o->n = uint32_t(k);
+  o->a = a;
+  o->b = b;
+  return ofObj(o);
+}
+
+V mkNeuVar(uint32_t lvl) { return mkNeu(NeuKind::Var, lvl, 0); }
+
+V proj(V p, uint32_t which) {
+  if (!isImm(p) && obj(p)->tag == OTag::Neutral)
+    return mkNeu(which == 1 ? NeuKind::Proj1 : NeuKind::Proj2, p, 0);
+  if (isImm(p) || obj(p)->tag != OTag::Pair) fail("internal error: projecting a non-pair", 0);
+  auto* o = static_cast<PairObj*>(obj(p));
+  return which == 1 ? o->a : o->b;
+}
+
 V mkArr(uint32_t n) {
   auto* a = static_cast<ArrObj*>(alloc(sizeof(ArrObj) + sizeof(V) * n));
   a->tag = OTag::Arr;
@@ -203,6 +222,10 @@ V apply(V f, uint32_t n, const V* args) {
       return apply(p->fn, p->n + n, all);
     }
     case OTag::Erased: return f; // a type family applied at run time
+    case OTag::Neutral:
+      for (uint32_t i = 0; i < n; ++i)
+        f = mkNeu(NeuKind::App, f, args[i]);
+      return f;
     default: fail("internal error: applying a non-function", 0);
     }
   }

@@ -24,7 +24,7 @@ namespace thorin::rt {
 
 using V = uint64_t;
 
-enum class OTag : uint32_t { Box64, BigNat, Str, Closure, Pap, Pair, Arr, Erased, ArrI64, ArrF64 };
+enum class OTag : uint32_t { Box64, BigNat, Str, Closure, Pap, Pair, Arr, Erased, ArrI64, ArrF64, Neutral };
 
 struct Obj {
   OTag tag;
@@ -57,6 +57,15 @@ struct PairObj : Obj {
 };
 struct ArrObj : Obj { // tag Arr: words; ArrI64: int64_t bits; ArrF64: double bits
   V elems[1];
+};
+
+/// A stuck value (an accumulator, as in Coq's VM): made only when a normal
+/// form is computed by running code (Runtime::normalize). Applying or
+/// projecting a neutral value makes a bigger one; nothing else meets one.
+enum class NeuKind : uint32_t { Var, App, Proj1, Proj2 };
+struct NeuObj : Obj { // n: NeuKind
+  V a; // Var: the de Bruijn level; App, Proj: the neutral value it extends
+  V b; // App: the argument
 };
 
 inline bool isImm(V v) { return v & 1; }
@@ -94,6 +103,11 @@ inline V ofBool(bool b) { return imm(b); }
 
 V mkClosure(Code code, uint32_t arity, uint32_t nfree);
 V mkPair(V a, V b);
+/// The bound variable of level `lvl`, as a neutral value.
+V mkNeuVar(uint32_t lvl);
+/// Projection 1 or 2 of a pair or of a neutral value (not inlined: the cold
+/// path of compiled projections).
+V proj(V p, uint32_t which);
 V mkArr(uint32_t n);
 /// An array of n elements in the representation for the erased element type `ty`.
 V mkArrOf(V ty, uint32_t n);

@@ -164,6 +164,7 @@ bool Runtime::compile(TopId id) {
     return false;
   }
   g2.compiled = c;
+  entryOwner_[c] = id;
   g2.epoch = 0; // its value (a closure) is rebuilt with the compiled entry
   if (opts.stats)
     err << fmt::format("jit: compiled {} in {:.2f} ms\n", nameOf(id), g2.compileMs);
@@ -245,6 +246,7 @@ void Runtime::useWorld(World& w) {
     for (size_t i = 0; i < specs_.size(); ++i)
       if (specs_[i].compiled && backend) backend->remove({kSpecBase + TopId(i)});
     globals.clear();
+    entryOwner_.clear();
     specs_.clear();
     specInfo_.clear();
     specByKey_.clear();

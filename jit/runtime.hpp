@@ -79,6 +79,9 @@ public:
   virtual std::string ir(TopId id) = 0;
   /// Starts LLVM in the background (`thorin run`: elaboration hides the latency).
   virtual void prepare() {}
+  /// The erased λ whose compiled code `code` is (an inner λ of compiled
+  /// code), or nullptr.
+  virtual const ETm* lambdaOf(Code) { return nullptr; }
 };
 
 /// The LLVM backend (nullptr with --jit=off).
@@ -129,6 +132,14 @@ public:
   bool compile(TopId id);
 
   V eval(ETm* t, struct IEnv* env);
+  /// The erased λ a closure runs (its arity and parameters' names), or
+  /// nullptr when unknown.
+  const ETm* lambdaOf(const Closure* c);
+  /// The normal form of a closed term of type `ty`, computed by running it
+  /// (interpreted or compiled) with neutral values for bound variables and
+  /// read back (jit/normalize.cpp); nullptr when the term is outside what
+  /// this handles (then the evaluator of core/ normalizes it).
+  Tm* normalize(World& w, Arena& out, Tm* t, Val* ty) override;
 
   JitOptions opts;
   std::unique_ptr<Backend> backend;
@@ -145,6 +156,7 @@ private:
   std::deque<Global> specs_;
   std::deque<SpecInfo> specInfo_;
   std::unordered_map<std::string, TopId> specByKey_;
+  std::unordered_map<Code, TopId> entryOwner_; // compiled entries → their definition
   void useWorld(World& w);
   bool running_ = false; // a run is under way (its heap must not be reset)
   World* w_ = nullptr;

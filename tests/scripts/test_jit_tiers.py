@@ -119,6 +119,25 @@ loop @ : I64 → I64 → I64 = λ i acc. if i == 0 then acc else loop (i - 1) (a
     expect("loop@(_ _)" in parts[0] and "tri" in parts[0], "the specialization is compiled", out)
     expect(parts[1] == [], "redefining loop drops its specialization and the code using it", out)
     expect("30" in lines and "20" in lines, "the old tri keeps the old loop; the new loop is new", out)
+
+    # Normal forms by running code: which directives take that path (the
+    # outputs themselves are compared with the evaluator's by run/nf_by_running).
+    nf = os.path.join(os.path.dirname(__file__), "..", "run", "nf_by_running.thorin")
+    p = subprocess.run([thorin, "check", "--jit-stats", "--jit-threshold", "1", nf],
+                       stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, timeout=120)
+    notes = re.findall(r"^jit: normal form (.*)$", p.stderr.decode(), re.M)
+    counts = {n: notes.count(n) for n in set(notes)}
+    expect(counts == {"by running code": 16,
+                      "left to the evaluator (erased types in the result)": 2,
+                      "left to the evaluator (the term uses a postulate)": 1,
+                      "left to the evaluator (the term uses builtin data)": 1},
+           "normal forms by running code, and those left to the evaluator", str(counts))
+    lams = re.findall(r"^jit: compiled (\S+)", p.stderr.decode(), re.M)
+    expect("twiceThen" in lams and "full" in lams, "the functions normalized are compiled", str(lams))
+    p = subprocess.run([thorin, "check", "--jit=off", "--jit-stats", nf],
+                       stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, timeout=120)
+    expect("normal form" not in p.stderr.decode(), "--jit=off leaves normal forms to the evaluator",
+           p.stderr.decode())
     print("ok")
 
 

@@ -1,0 +1,239 @@
+// Normal forms by running code (`:n`, `.nf`, `[nftime]`), as Coq's
+// vm_compute does with accumulators: the term is erased and run by the
+// runtime — the interpreter, and compiled code once functions are hot — with
+// bound variables as neutral values (rt::NeuObj) that application and
+// projection extend. The result is read back into a core term: a function is
+// applied to fresh variables and its result read back under the λs.
+//
+// Only the λ-calculus part is handled: a term (or a definition it reaches)
+// that uses a primitive, a literal, an `if` or an array, or a function with
+// machine-typed parameters, would meet a neutral value where a machine value
+// is expected; such terms, and results that contain erased types, are left to
+// the evaluator of core/ (normalize() returns nullptr). The read-back term is
+// the evaluator's normal form: λs keep their own parameter names (from the
+// erased λ), implicitness comes from the type, and variables are the same
+// de Bruijn indices.
+#include <unordered_map>
+#include <unordered_set>
+
+#include <fmt/format.h>
+
+#include "eval.hpp"
+#include "guard.hpp"
+#include "runtime.hpp"
+
+namespace thorin::rt {
+namespace {
+
+struct Bail {}; // outside what running code can normalize: use the evaluator
+
+class Purity {
+public:
+  explicit Purity(Runtime& rt) : rt_(rt) {}
+  const char* why = nullptr; // what makes the term impure
+  bool term(const ETm* t) {
+    switch (t->tag) {
+    case ETag::Prim:
+    case ETag::PrimPap:
+    case ETag::If:
+    case ETag::Lit:
+    case ETag::Arr:
+    case ETag::Known: why = "the term uses builtin data"; return false;
+    case ETag::Global: return global(t->n);
+    case ETag::Lam: return term(t->a); // (its filter is never run)
+    default: break;
+    }
+    bool ok = true;
+    forEachChild(const_cast<ETm*>(t), 0, [&](ETm* c, uint32_t) { ok = ok && term(c); });
+    return ok;
+  }
+
+private:
+  bool global(TopId id) {
+    if (!seen_.insert(id).second) return true; // (recursion: checked once)
+    Global& g = isSpec(id) ? rt_.global(id) : rt_.erased(id);
+    if (!g.body) { // a postulate: no code to run
+      why = "the term uses a postulate";
+      return false;
+    }
+    // A worker would unbox a neutral argument as a machine value.
+    if (!isSpec(id)) {
+      MachineSig sig = rt_.machineSig(id);
+      bool machine = sig.result != MType::None;
+      for (MType m : sig.params)
+        machine |= m != MType::None;
+      if (machine) {
+        why = "the term uses builtin data";
+        return false;
+      }
+    }
+    ETm* body = g.body;
+    for (TopId s : std::vector<TopId>(g.specsUsed))
+      if (!global(s)) return false;
+    return term(body);
+  }
+  Runtime& rt_;
+  std::unordered_set<TopId> seen_;
+};
+
+class Readback {
+public:
+  Readback(Runtime& rt, World& w, Arena& out) : rt_(rt), w_(w), out_(out) {}
+
+  /// The normal form of run-time value `v` of type `ty`, under `l` binders.
+  Tm* read(V v, Val* ty, Lvl l) {
+    guard();
+    if (isImm(v)) throw Bail{};
+    Obj* o = obj(v);
+    if (o->tag == OTag::Neutral) return neutral(v, l).first;
+    ty = forceAll(w_, ty);
+    if (o->tag == OTag::Closure || o->tag == OTag::Pap) return function(v, ty, l);
+    if (o->tag == OTag::Pair) {
+      if (ty->tag != VTag::Sigma) throw Bail{};
+      auto* p = static_cast<PairObj*>(o);
+      Tm* t = mkTm(out_, TTag::Pair);
+      t->a = read(p->a, ty->a, l);
+      t->b = read(p->b, instantiate(ty, t->a, l), l);
+      return t;
+    }
+    throw Bail{}; // an erased type, a literal, …
+  }
+
+private:
+  // A closure of arity k, or a partial application with k parameters left:
+  // applied to k fresh variables, read back under k λs.
+  Tm* function(V f, Val* ty, Lvl l) {
+    uint32_t given = 0;
+    V fn = f;
+    while (obj(fn)->tag == OTag::Pap) {
+      auto* p = static_cast<Pap*>(obj(fn));
+      given += p->n;
+      fn = p->fn;
+    }
+    if (isImm(fn) || obj(fn)->tag != OTag::Closure) throw Bail{};
+    auto* c = static_cast<Closure*>(obj(fn));
+    const ETm* lam = rt_.lambdaOf(c);
+    if (!lam || lam->n != c->arity || given >= c->arity || !lam->names) throw Bail{};
+    uint32_t k = c->arity - given;
+    std::vector<V> vars(k);
+    std::vector<Icit> icits(k);
+    for (uint32_t i = 0; i < k; ++i) {
+      ty = forceAll(w_, ty);
+      if (ty->tag != VTag::Pi) throw Bail{};
+      icits[i] = ty->icit;
+      types_.resize(l + i + 1);
+      types_[l + i] = ty->a;
+      vars[i] = mkNeuVar(l + i);
+      ty = apply(w_, ty, w_.var(l + i));
+    }
+    Tm* body = read(rt::apply(f, k, vars.data()), ty, l + k);
+    for (uint32_t i = k; i-- > 0;) {
+      Tm* t = mkTm(out_, TTag::Lam);
+      t->name = lam->names[given + i];
+      t->icit = icits[i];
+      t->a = body;
+      body = t;
+    }
+    return body;
+  }
+
+  // A neutral value: its term and its type.
+  std::pair<Tm*, Val*> neutral(V v, Lvl l) {
+    guard();
+    auto* o = static_cast<NeuObj*>(obj(v));
+    switch (NeuKind(o->n)) {
+    case NeuKind::Var: {
+      Lvl x = Lvl(o->a);
+      if (x >= l || x >= types_.size()) throw Bail{};
+      Tm* t = mkTm(out_, TTag::Var);
+      t->n = l - x - 1;
+      return {t, types_[x]};
+    }
+    case NeuKind::App: {
+      auto [f, fty] = neutral(o->a, l);
+      fty = forceAll(w_, fty);
+      if (fty->tag != VTag::Pi) throw Bail{};
+      Tm* t = mkTm(out_, TTag::App);
+      t->a = f;
+      t->icit = fty->icit;
+      t->b = read(o->b, fty->a, l);
+      return {t, instantiate(fty, t->b, l)};
+    }
+    case NeuKind::Proj1:
+    case NeuKind::Proj2: {
+      auto [p, pty] = neutral(o->a, l);
+      pty = forceAll(w_, pty);
+      if (pty->tag != VTag::Sigma) throw Bail{};
+      Tm* t1 = mkTm(out_, TTag::Proj1);
+      t1->a = p;
+      if (NeuKind(o->n) == NeuKind::Proj1) return {t1, pty->a};
+      Tm* t2 = mkTm(out_, TTag::Proj2);
+      t2->a = p;
+      return {t2, instantiate(pty, t1, l)};
+    }
+    }
+    throw Bail{};
+  }
+
+  // A Π or Σ codomain at the value of `arg` (a read-back term under l
+  // binders); evaluated only when the codomain depends on it.
+  Val* instantiate(Val* binder, Tm* arg, Lvl l) {
+    if (!dependsOnVar0(binder->body)) { // the same for every argument: once per binder
+      Val*& c = codomains_[binder];
+      if (!c) c = apply(w_, binder, vUnused());
+      return c;
+    }
+    while (envs_.size() <= l)
+      envs_.push_back(envs_.empty() ? nullptr : extend(w_, envs_.back(), w_.var(Lvl(envs_.size() - 1))));
+    return apply(w_, binder, eval(w_, envs_[l], arg));
+  }
+
+  Runtime& rt_;
+  World& w_;
+  Arena& out_;
+  std::vector<Val*> types_; // of the bound variables, by level
+  std::vector<Env*> envs_;  // envs_[l]: the variables of levels < l, as values
+  std::unordered_map<Val*, Val*> codomains_; // non-dependent Π/Σ → its codomain
+};
+
+} // namespace
+
+Tm* Runtime::normalize(World& w, Arena& out, Tm* t, Val* ty) {
+  // --jit=off keeps the evaluator (and is what the differential tests compare with).
+  if (running_ || opts.mode == JitMode::Off) return nullptr; // (running_: a type printed during a run)
+  useWorld(w);
+  Eraser er(w, arena_);
+  ETm* e = er.erase(t);
+  auto note = [&](const char* what) {
+    if (opts.stats) err << "jit: normal form " << what << "\n";
+  };
+  Purity pure(*this);
+  if (!pure.term(e)) {
+    note(fmt::format("left to the evaluator ({})", pure.why).c_str());
+    return nullptr;
+  }
+  ++epoch;
+  running_ = true;
+  struct Done {
+    bool& r;
+    ~Done() {
+      r = false;
+      resetHeap();
+    }
+  } done{running_};
+  try {
+    V v = eval(e, nullptr);
+    Tm* nf = Readback(*this, w, out).read(v, ty, 0);
+    note("by running code");
+    return nf;
+  } catch (Bail&) {
+    note("left to the evaluator (erased types in the result)");
+  } catch (Error&) {
+    note("left to the evaluator (a run-time error)");
+  } catch (DepthExceeded&) {
+    note("left to the evaluator (the run recursed too deeply)");
+  }
+  return nullptr;
+}
+
+} // namespace thorin::rt
