@@ -64,6 +64,25 @@ V thorin_rt_closure(void* code, uint32_t arity, uint32_t nfree) {
 V thorin_rt_pair(V a, V b) { return mkPair(a, b); }
 V thorin_rt_proj(V p, uint32_t which) { return proj(p, which); }
 V thorin_rt_arr(uint32_t n) { return mkArr(n); }
+// A primitive's run-time implementation with its arguments as scalars: the
+// slow paths of compiled code call these (one call instruction, no argument
+// array to build), which keeps functions with many checks small to compile.
+V thorin_rt_prim1(uint32_t prim, uint32_t span, V a) {
+  V args[1] = {a};
+  return primById(prim).fn(args, span);
+}
+V thorin_rt_prim2(uint32_t prim, uint32_t span, V a, V b) {
+  V args[2] = {a, b};
+  return primById(prim).fn(args, span);
+}
+V thorin_rt_prim3(uint32_t prim, uint32_t span, V a, V b, V c) {
+  V args[3] = {a, b, c};
+  return primById(prim).fn(args, span);
+}
+V thorin_rt_prim4(uint32_t prim, uint32_t span, V a, V b, V c, V d) {
+  V args[4] = {a, b, c, d};
+  return primById(prim).fn(args, span);
+}
 V thorin_rt_prim_pap(uint32_t prim, uint32_t span, uint32_t n, const V* args) {
   // Built by the interpreter's own PrimPap code path.
   ETm t{};
@@ -99,6 +118,7 @@ using namespace llvm;
 struct Helpers {
   FunctionCallee toI64, ofI64, toF64, ofF64, fail, poll, apply, callGlobal, global, lit, closure,
       pair, proj, arr, primPap;
+  FunctionCallee primN[4]; // thorin_rt_prim1…4
 };
 
 /// Does a term only use machine-typed operations? Computes its machine type.
@@ -156,6 +176,10 @@ public:
     add("thorin_rt_proj", reinterpret_cast<void*>(&thorin_rt_proj));
     add("thorin_rt_arr", reinterpret_cast<void*>(&thorin_rt_arr));
     add("thorin_rt_prim_pap", reinterpret_cast<void*>(&thorin_rt_prim_pap));
+    add("thorin_rt_prim1", reinterpret_cast<void*>(&thorin_rt_prim1));
+    add("thorin_rt_prim2", reinterpret_cast<void*>(&thorin_rt_prim2));
+    add("thorin_rt_prim3", reinterpret_cast<void*>(&thorin_rt_prim3));
+    add("thorin_rt_prim4", reinterpret_cast<void*>(&thorin_rt_prim4));
     add("thorin_poll_limit", reinterpret_cast<void*>(const_cast<char**>(&gPollLimit)));
     if (auto err = jit_->getMainJITDylib().define(orc::absoluteSymbols(std::move(syms))))
       initError_ = toString(std::move(err));
@@ -310,6 +334,11 @@ public:
     h_.proj = fn("thorin_rt_proj", i64_, {i64_, Type::getInt32Ty(ctx_)});
     h_.arr = fn("thorin_rt_arr", i64_, {i32});
     h_.primPap = fn("thorin_rt_prim_pap", i64_, {i32, i32, i32, ptr_});
+    for (uint32_t n = 1; n <= 4; ++n) {
+      std::vector<Type*> ps = {i32, i32};
+      ps.resize(2 + n, i64_);
+      h_.primN[n - 1] = fn(fmt::format("thorin_rt_prim{}", n).c_str(), i64_, ps);
+    }
     if (auto* f = dyn_cast<Function>(h_.fail.getCallee())) f->setDoesNotReturn();
   }
 
@@ -605,19 +634,28 @@ public:
     if (WordLowering wl = findWordLowering(p.axiom)) { // a fast path on words
       PrimFn fnp = p.fn;
       uint32_t span = t->span;
-      WordCx cx{b_, mc_.h_.fail, span, [this, fnp, span](const std::vector<Value*>& as) -> Value* {
-                  FunctionType* ft = FunctionType::get(mc_.i64_, {mc_.ptr_, b_.getInt32Ty()}, false);
-                  Value* fn = b_.CreateIntToPtr(b_.getInt64(reinterpret_cast<uint64_t>(fnp)), mc_.ptr_);
-                  return b_.CreateCall(ft, fn, {argArray(as), b_.getInt32(span)});
+      uint32_t id = t->prim;
+      WordCx cx{b_, mc_.h_.fail, span, [this, fnp, id, span](const std::vector<Value*>& as) {
+                  return callPrim(fnp, id, span, as);
                 }};
       if (t->n > 0 && t->args[0]->tag == ETag::Erased) cx.hint = MType(t->args[0]->n);
       cx.unbox = [this](Value* w, MType m) { return unbox(w, m); };
       Value* r = wl(cx, args);
       return {r, cx.result};
     }
+    return {callPrim(p.fn, t->prim, t->span, args), MType::None};
+  }
+
+  // A primitive's run-time implementation on words.
+  Value* callPrim(PrimFn fnp, uint32_t id, uint32_t span, const std::vector<Value*>& as) {
+    if (!as.empty() && as.size() <= 4) {
+      std::vector<Value*> call = {b_.getInt32(id), b_.getInt32(span)};
+      call.insert(call.end(), as.begin(), as.end());
+      return b_.CreateCall(mc_.h_.primN[as.size() - 1], call);
+    }
     FunctionType* ft = FunctionType::get(mc_.i64_, {mc_.ptr_, b_.getInt32Ty()}, false);
-    Value* fn = b_.CreateIntToPtr(b_.getInt64(reinterpret_cast<uint64_t>(p.fn)), mc_.ptr_);
-    return {b_.CreateCall(ft, fn, {argArray(args), b_.getInt32(t->span)}), MType::None};
+    Value* fn = b_.CreateIntToPtr(b_.getInt64(reinterpret_cast<uint64_t>(fnp)), mc_.ptr_);
+    return b_.CreateCall(ft, fn, {argArray(as), b_.getInt32(span)});
   }
 
   // The worker's own call in tail position: new parameters, back to the top.
