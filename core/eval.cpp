@@ -421,8 +421,28 @@ static Tm* quoteSpine(World& w, Arena& out, Lvl l, Tm* head, Spine* sp, QuoteOpt
   return t;
 }
 
+// A recursive definition applied to arguments on which its unfolding is stuck
+// on a conditional (`fib n`, n a variable) stays folded in a normal form: its
+// branches call it again, so unfolding them would never end (as Agda keeps a
+// recursive function stuck on a variable).
+static bool keepFolded(World& w, Val* v) {
+  if (v->tag != VTag::Top || !v->sp || v->axiom) return false;
+  TopEntry& e = w.tops[v->n];
+  if (e.recursive < 0) e.recursive = e.def && mentionsTop(e.def, v->n) ? 1 : 0;
+  if (!e.recursive) return false;
+  Val* u = forceAll(w, v);
+  return (u->tag == VTag::Top || u->tag == VTag::Rigid || u->tag == VTag::Flex) && u->sp &&
+         u->sp->kind == Elim::If;
+}
+
 Tm* quote(World& w, Arena& out, Lvl l, Val* v, QuoteOpts o) {
   guard();
+  if (o.unfoldTops && keepFolded(w, force(w, v))) {
+    v = force(w, v);
+    Tm* h = mk(out, TTag::Top);
+    h->n = v->n;
+    return quoteSpine(w, out, l, h, v->sp, o);
+  }
   if (o.unfoldTops)
     v = forceAll(w, v);
   else if (o.unfoldMetas)

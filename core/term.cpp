@@ -27,4 +27,26 @@ bool freeIn(const Tm* t, Ix ix) {
   }
 }
 
+bool mentionsTop(const Tm* t, TopId id) {
+  guard();
+  switch (t->tag) {
+  case TTag::Top: return t->n == id;
+  case TTag::Lam: return mentionsTop(t->a, id);
+  case TTag::Proj1:
+  case TTag::Proj2:
+  case TTag::Field: return mentionsTop(t->a, id);
+  case TTag::App:
+  case TTag::Pair:
+  case TTag::Pi:
+  case TTag::Sigma: return mentionsTop(t->a, id) || mentionsTop(t->b, id);
+  case TTag::Let:
+  case TTag::If: return mentionsTop(t->a, id) || mentionsTop(t->b, id) || mentionsTop(t->c, id);
+  case TTag::Arr:
+    for (uint32_t i = 0; i < t->n; ++i)
+      if (mentionsTop(t->elems[i], id)) return true;
+    return false;
+  default: return false;
+  }
+}
+
 } // namespace thorin

@@ -56,6 +56,8 @@ struct Tm {
 
 /// Does `t` mention the variable with de Bruijn index `ix`?
 bool freeIn(const Tm* t, Ix ix);
+/// Does `t` mention the top-level entry `id` (a definition calling itself)?
+bool mentionsTop(const Tm* t, TopId id);
 /// `freeIn(body, 0)`, cached in the term: does a Π/Σ codomain depend on its
 /// variable? (If not, the argument's value is never needed to instantiate it.)
 inline bool dependsOnVar0(const Tm* body) {

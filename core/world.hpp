@@ -24,6 +24,7 @@ struct TopEntry {
   int32_t alias = -1; // an axiom: the definition `Nat = %core.Nat` naming it, for printing
   uint64_t stamp = 0; // unique per (entry, definition): ids are reused after a rollback
   int8_t closedCallable = -1; // a function on builtin data (see World::closedCall); -1: unknown
+  int8_t recursive = -1;      // its definition calls itself; -1: unknown
   bool retired = false; // replaced by a reload: out of scope for good (its id stays valid)
   uint64_t seq = 0;     // position in definition order (a reload renumbers what it keeps)
   // Values cached for the current scratch epoch.
