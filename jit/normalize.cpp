@@ -81,7 +81,31 @@ public:
   Readback(Runtime& rt, World& w, Arena& out) : rt_(rt), w_(w), out_(out) {}
 
   /// The normal form of run-time value `v` of type `ty`, under `l` binders.
+  /// The last argument of an application is read in a loop, not by
+  /// recursion: `s (s (s …))` a million deep takes no stack.
   Tm* read(V v, Val* ty, Lvl l) {
+    Tm* result = nullptr;
+    Tm** slot = &result;
+    while (!isImm(v) && obj(v)->tag == OTag::Neutral && NeuKind(obj(v)->n) == NeuKind::App) {
+      guard();
+      auto* o = static_cast<NeuObj*>(obj(v));
+      auto [f, fty] = neutral(o->a, l);
+      fty = forceAll(w_, fty);
+      if (fty->tag != VTag::Pi) throw Bail{};
+      Tm* t = mkTm(out_, TTag::App);
+      t->a = f;
+      t->icit = fty->icit;
+      *slot = t;
+      slot = &t->b;
+      v = o->b;
+      ty = fty->a;
+    }
+    *slot = readOne(v, ty, l);
+    return result;
+  }
+
+private:
+  Tm* readOne(V v, Val* ty, Lvl l) {
     guard();
     if (isImm(v)) throw Bail{};
     Obj* o = obj(v);
@@ -99,7 +123,6 @@ public:
     throw Bail{}; // an erased type, a literal, …
   }
 
-private:
   // A closure of arity k, or a partial application with k parameters left:
   // applied to k fresh variables, read back under k λs.
   Tm* function(V f, Val* ty, Lvl l) {
@@ -179,8 +202,11 @@ private:
   // binders); evaluated only when the codomain depends on it.
   Val* instantiate(Val* binder, Tm* arg, Lvl l) {
     if (!dependsOnVar0(binder->body)) { // the same for every argument: once per binder
+      if (binder == lastBinder_) return lastCodomain_; // (`s (s (s …))`: always the same)
       Val*& c = codomains_[binder];
       if (!c) c = apply(w_, binder, vUnused());
+      lastBinder_ = binder;
+      lastCodomain_ = c;
       return c;
     }
     while (envs_.size() <= l)
@@ -194,6 +220,8 @@ private:
   std::vector<Val*> types_; // of the bound variables, by level
   std::vector<Env*> envs_;  // envs_[l]: the variables of levels < l, as values
   std::unordered_map<Val*, Val*> codomains_; // non-dependent Π/Σ → its codomain
+  Val* lastBinder_ = nullptr;
+  Val* lastCodomain_ = nullptr;
 };
 
 } // namespace
