@@ -89,12 +89,8 @@ public:
     while (!isImm(v) && obj(v)->tag == OTag::Neutral && NeuKind(obj(v)->n) == NeuKind::App) {
       guard();
       auto* o = static_cast<NeuObj*>(obj(v));
-      auto [f, fty] = neutral(o->a, l);
-      fty = forceAll(w_, fty);
-      if (fty->tag != VTag::Pi) throw Bail{};
-      Tm* t = mkTm(out_, TTag::App);
-      t->a = f;
-      t->icit = fty->icit;
+      Val* fty;
+      Tm* t = application(o, l, fty);
       *slot = t;
       slot = &t->b;
       v = o->b;
@@ -160,6 +156,18 @@ private:
     return body;
   }
 
+  // The application neutral `o` without its argument (t->b is to be filled),
+  // and the type of its function part (a Π).
+  Tm* application(NeuObj* o, Lvl l, Val*& fty) {
+    auto [f, ft] = neutral(o->a, l);
+    fty = forceAll(w_, ft);
+    if (fty->tag != VTag::Pi) throw Bail{};
+    Tm* t = mkTm(out_, TTag::App);
+    t->a = f;
+    t->icit = fty->icit;
+    return t;
+  }
+
   // A neutral value: its term and its type.
   std::pair<Tm*, Val*> neutral(V v, Lvl l) {
     guard();
@@ -173,12 +181,8 @@ private:
       return {t, types_[x]};
     }
     case NeuKind::App: {
-      auto [f, fty] = neutral(o->a, l);
-      fty = forceAll(w_, fty);
-      if (fty->tag != VTag::Pi) throw Bail{};
-      Tm* t = mkTm(out_, TTag::App);
-      t->a = f;
-      t->icit = fty->icit;
+      Val* fty;
+      Tm* t = application(o, l, fty);
       t->b = read(o->b, fty->a, l);
       return {t, instantiate(fty, t->b, l)};
     }
@@ -240,15 +244,7 @@ Tm* Runtime::normalize(World& w, Arena& out, Tm* t, Val* ty) {
     note(fmt::format("left to the evaluator ({})", pure.why).c_str());
     return nullptr;
   }
-  ++epoch;
-  running_ = true;
-  struct Done {
-    bool& r;
-    ~Done() {
-      r = false;
-      resetHeap();
-    }
-  } done{running_};
+  HeapRun run(*this);
   try {
     V v = eval(e, nullptr);
     Tm* nf = Readback(*this, w, out).read(v, ty, 0);

@@ -301,15 +301,7 @@ Val* Runtime::closedCall(World& w, TopId id, Val* const* args, uint32_t n) {
     ty = forceAll(w, apply(w, ty, vUnused()));
   const std::string* res = axiomName(w, ty);
   if (!res) return nullptr;
-  ++epoch;
-  running_ = true;
-  struct Done {
-    bool& r;
-    ~Done() {
-      r = false;
-      resetHeap();
-    }
-  } done{running_};
+  HeapRun run(*this);
   V words[8];
   for (uint32_t i = 0; i < n; ++i)
     words[i] = wordOfLit(args[i]);

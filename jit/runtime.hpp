@@ -159,6 +159,19 @@ private:
   std::unordered_map<Code, TopId> entryOwner_; // compiled entries → their definition
   void useWorld(World& w);
   bool running_ = false; // a run is under way (its heap must not be reset)
+  /// One run on the heap: a new epoch while it lasts, the heap dropped after.
+  struct HeapRun {
+    explicit HeapRun(Runtime& r) : rt(r) {
+      ++rt.epoch;
+      rt.running_ = true;
+    }
+    ~HeapRun() {
+      rt.running_ = false;
+      resetHeap();
+    }
+    HeapRun(const HeapRun&) = delete;
+    Runtime& rt;
+  };
   World* w_ = nullptr;
   Arena arena_{1 << 16}; // erased terms
 };
