@@ -425,7 +425,7 @@ static Tm* quoteSpine(World& w, Arena& out, Lvl l, Tm* head, Spine* sp, QuoteOpt
 // on a conditional (`fib n`, n a variable) stays folded in a normal form: its
 // branches call it again, so unfolding them would never end (as Agda keeps a
 // recursive function stuck on a variable).
-static bool keepFolded(World& w, Val* v) {
+bool stuckRecursiveCall(World& w, Val* v) {
   if (v->tag != VTag::Top || !v->sp || v->axiom) return false;
   TopEntry& e = w.tops[v->n];
   if (e.recursive < 0) e.recursive = e.def && mentionsTop(e.def, v->n) ? 1 : 0;
@@ -437,7 +437,7 @@ static bool keepFolded(World& w, Val* v) {
 
 Tm* quote(World& w, Arena& out, Lvl l, Val* v, QuoteOpts o) {
   guard();
-  if (o.unfoldTops && keepFolded(w, force(w, v))) {
+  if (o.unfoldTops && stuckRecursiveCall(w, force(w, v))) {
     v = force(w, v);
     Tm* h = mk(out, TTag::Top);
     h->n = v->n;

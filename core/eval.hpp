@@ -19,6 +19,10 @@ Val* vAppSpine(World& w, Val* f, Spine* sp, Spine* stop = nullptr);
 Val* force(World& w, Val* v);
 /// Unfolds solved metas and top-level definitions at the head.
 Val* forceAll(World& w, Val* v);
+/// A recursive definition applied to arguments on which its unfolding is
+/// stuck on a conditional (`fib n`, n a variable): normal forms and
+/// conversion keep it folded, since unfolding its branches never ends.
+bool stuckRecursiveCall(World& w, Val* v);
 /// One unfolding step of a Top or solved Flex head (nullptr if impossible).
 Val* unfold(World& w, Val* v);
 

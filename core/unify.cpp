@@ -119,8 +119,10 @@ bool Unifier::go(Lvl l, Val* t, Val* u, UMode mode) {
         return t->tag == VTag::Flex ? solve(l, t, u) : solve(l, u, t);
       }
       if (mode != UMode::Full) break;
-      Val* t2 = forceAll(w_, t);
-      Val* u2 = forceAll(w_, u);
+      // (A stuck recursive call is unfolded below only against something
+      // else: two of them unfolded side by side would recurse without end.)
+      Val* t2 = stuckRecursiveCall(w_, t) ? t : forceAll(w_, t);
+      Val* u2 = stuckRecursiveCall(w_, u) ? u : forceAll(w_, u);
       if (t2 == t && u2 == u) break;
       t = t2;
       u = u2;
@@ -131,6 +133,10 @@ bool Unifier::go(Lvl l, Val* t, Val* u, UMode mode) {
         if (mode == UMode::Flex) return goSp(l, t->sp, u->sp, UMode::Flex);
         // Rigid: same head — try the spines without unfolding, then unfold.
         if (goSp(l, t->sp, u->sp, UMode::Flex)) return true;
+        // Stuck recursive calls (`count k` and `count k'`): equal only if
+        // their arguments are (as Agda decides it); never unfolded.
+        if (stuckRecursiveCall(w_, t) && stuckRecursiveCall(w_, u))
+          return goSp(l, t->sp, u->sp, UMode::Rigid);
         Val* t2 = forceAll(w_, t);
         Val* u2 = forceAll(w_, u);
         if (t2 == t && u2 == u) return goSp(l, t->sp, u->sp, UMode::Rigid); // postulates
@@ -140,6 +146,11 @@ bool Unifier::go(Lvl l, Val* t, Val* u, UMode mode) {
         continue;
       }
       if (mode == UMode::Flex) return false;
+      // Two different recursive definitions stuck on variables (`count k`,
+      // `count2 k`): not convertible without induction.
+      if (t->tag == VTag::Top && u->tag == VTag::Top && stuckRecursiveCall(w_, t) &&
+          stuckRecursiveCall(w_, u))
+        return false;
       Val* t2 = t->tag == VTag::Top ? forceAll(w_, t) : t;
       Val* u2 = u->tag == VTag::Top ? forceAll(w_, u) : u;
       if (t2 != t || u2 != u) {
