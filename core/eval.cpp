@@ -424,15 +424,26 @@ static Tm* quoteSpine(World& w, Arena& out, Lvl l, Tm* head, Spine* sp, QuoteOpt
 // A recursive definition applied to arguments on which its unfolding is stuck
 // on a conditional (`fib n`, n a variable) stays folded in a normal form: its
 // branches call it again, so unfolding them would never end (as Agda keeps a
-// recursive function stuck on a variable).
+// recursive function stuck on a variable). See stuckRecursiveCall.
+
+// Is this (forced) value stuck on a conditional: an `if` anywhere in its
+// spine, or inside an argument of a stuck primitive (`1 + (if …)`)?
+static bool stuckOnIf(World& w, Val* u, int depth) {
+  if (u->tag != VTag::Top && u->tag != VTag::Rigid && u->tag != VTag::Flex) return false;
+  for (Spine* s = u->sp; s; s = s->prev)
+    if (s->kind == Elim::If) return true;
+  if (u->tag != VTag::Top || !u->axiom || depth == 0) return false;
+  for (Spine* s = u->sp; s; s = s->prev)
+    if (s->kind == Elim::App && stuckOnIf(w, forceAll(w, s->arg), depth - 1)) return true;
+  return false;
+}
+
 bool stuckRecursiveCall(World& w, Val* v) {
-  if (v->tag != VTag::Top || !v->sp || v->axiom) return false;
+  if (v->tag != VTag::Top || v->axiom) return false;
   TopEntry& e = w.tops[v->n];
-  if (e.recursive < 0) e.recursive = e.def && mentionsTop(e.def, v->n) ? 1 : 0;
-  if (!e.recursive) return false;
-  Val* u = forceAll(w, v);
-  return (u->tag == VTag::Top || u->tag == VTag::Rigid || u->tag == VTag::Flex) && u->sp &&
-         u->sp->kind == Elim::If;
+  if (!e.def) return false; // (a postulate, or a definition still being elaborated)
+  if (e.recursive < 0) e.recursive = mentionsTop(e.def, v->n) ? 1 : 0;
+  return e.recursive && stuckOnIf(w, forceAll(w, v), 4);
 }
 
 Tm* quote(World& w, Arena& out, Lvl l, Val* v, QuoteOpts o) {

@@ -93,7 +93,7 @@ V Runtime::globalValue(TopId id) {
       TopId id;
       ~Done() { rt.global(id).computing = false; }
     } done{*this, id};
-    v = g.body ? eval(g.body, nullptr) : rt::erased();
+    v = g.body ? eval(g.body, nullptr) : postulateValue(id);
   }
   Global& g2 = global(id); // (eval may have grown `globals`)
   g2.epoch = epoch;
@@ -214,8 +214,9 @@ const ETm* Runtime::lambdaOf(const Closure* c) {
   TopId id;
   if (c->code == globalEntry) {
     id = TopId(c->free[0]);
-  } else if (auto it = entryOwner_.find(c->code); it != entryOwner_.end()) {
-    id = it->second;
+  } else if (auto it = entryOwner_.find(c->code);
+             it != entryOwner_.end() && global(it->second).compiled == c->code) {
+    id = it->second; // (still that definition's code: addresses are reused)
   } else {
     return backend ? backend->lambdaOf(c->code) : nullptr; // an inner λ of compiled code
   }

@@ -13,6 +13,10 @@
 // the evaluator's normal form: λs keep their own parameter names (from the
 // erased λ), implicitness comes from the type, and variables are the same
 // de Bruijn indices.
+#include <chrono>
+#include <condition_variable>
+#include <mutex>
+#include <thread>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -25,7 +29,83 @@
 namespace thorin::rt {
 namespace {
 
-struct Bail {}; // outside what running code can normalize: use the evaluator
+// Outside what running code can normalize: the evaluator takes over.
+struct Bail {
+  const char* why;
+};
+
+// The run is strict where the evaluator is lazy (an unused argument that
+// loops, a huge value nobody looks at): it gets a deadline, a heap cap and a
+// smaller stack, past which the evaluator takes over. A watchdog thread (one,
+// started on first use, armed per run) trips the poll limit at the deadline,
+// so that compiled loops notice too.
+class Watchdog {
+public:
+  static Watchdog& get() {
+    static Watchdog* w = new Watchdog; // (never destroyed: its thread outlives main's return)
+    return *w;
+  }
+  void arm(std::chrono::steady_clock::time_point deadline) {
+    std::lock_guard<std::mutex> lock(m_);
+    deadline_ = deadline;
+    armed_ = true;
+    cv_.notify_one();
+  }
+  void disarm() {
+    std::lock_guard<std::mutex> lock(m_);
+    armed_ = false;
+    gBudgetTripped.store(false);
+  }
+
+private:
+  Watchdog() {
+    std::thread([this] {
+      std::unique_lock<std::mutex> lock(m_);
+      while (true) {
+        if (!armed_) {
+          cv_.wait(lock);
+        } else if (cv_.wait_until(lock, deadline_) == std::cv_status::timeout && armed_ &&
+                   std::chrono::steady_clock::now() >= deadline_) {
+          gBudgetTripped.store(true);
+          gPollLimit = reinterpret_cast<char*>(~uintptr_t(0));
+          armed_ = false;
+        }
+      }
+    }).detach();
+  }
+  std::mutex m_;
+  std::condition_variable cv_;
+  bool armed_ = false;
+  std::chrono::steady_clock::time_point deadline_;
+};
+
+class Budget {
+public:
+  Budget(std::chrono::milliseconds time, size_t heapBytes, size_t stackBytes) {
+    setHeapCap(heapBytes);
+    // A smaller stack too: a runaway recursion must fail fast, and unwinding
+    // gigabytes of frames would take longer than the evaluator needs.
+    char probe;
+    savedStackLimit_ = gStackLimit;
+    uintptr_t sp = reinterpret_cast<uintptr_t>(&probe), limit = reinterpret_cast<uintptr_t>(gStackLimit);
+    if (sp - limit > stackBytes) gStackLimit = reinterpret_cast<char*>(sp - stackBytes);
+    if (!gInterrupt.load()) gPollLimit = gStackLimit;
+    Watchdog::get().arm(std::chrono::steady_clock::now() + time);
+  }
+  ~Budget() {
+    Watchdog::get().disarm();
+    setHeapCap(0);
+    gStackLimit = savedStackLimit_;
+    if (!gInterrupt.load()) gPollLimit = gStackLimit;
+  }
+  Budget(const Budget&) = delete;
+
+private:
+  char* savedStackLimit_;
+};
+constexpr std::chrono::milliseconds kTimeBudget{10000};
+constexpr size_t kHeapBudget = size_t(512) << 20;
+constexpr size_t kStackBudget = size_t(16) << 20;
 
 class Purity {
 public:
@@ -103,20 +183,20 @@ public:
 private:
   Tm* readOne(V v, Val* ty, Lvl l) {
     guard();
-    if (isImm(v)) throw Bail{};
+    if (isImm(v)) throw Bail{"data the read-back does not know"};
     Obj* o = obj(v);
     if (o->tag == OTag::Neutral) return neutral(v, l).first;
     ty = forceAll(w_, ty);
     if (o->tag == OTag::Closure || o->tag == OTag::Pap) return function(v, ty, l);
     if (o->tag == OTag::Pair) {
-      if (ty->tag != VTag::Sigma) throw Bail{};
+      if (ty->tag != VTag::Sigma) throw Bail{"a pair whose type is not a Σ"};
       auto* p = static_cast<PairObj*>(o);
       Tm* t = mkTm(out_, TTag::Pair);
       t->a = read(p->a, ty->a, l);
       t->b = read(p->b, instantiate(ty, t->a, l), l);
       return t;
     }
-    throw Bail{}; // an erased type, a literal, …
+    throw Bail{o->tag == OTag::Erased ? "types in the result" : "data the read-back does not know"};
   }
 
   // A closure of arity k, or a partial application with k parameters left:
@@ -129,16 +209,17 @@ private:
       given += p->n;
       fn = p->fn;
     }
-    if (isImm(fn) || obj(fn)->tag != OTag::Closure) throw Bail{};
+    if (isImm(fn) || obj(fn)->tag != OTag::Closure) throw Bail{"a function the read-back does not know"};
     auto* c = static_cast<Closure*>(obj(fn));
     const ETm* lam = rt_.lambdaOf(c);
-    if (!lam || lam->n != c->arity || given >= c->arity || !lam->names) throw Bail{};
+    if (!lam || lam->n != c->arity || given >= c->arity || !lam->names)
+      throw Bail{"a function whose parameters are unknown"};
     uint32_t k = c->arity - given;
     std::vector<V> vars(k);
     std::vector<Icit> icits(k);
     for (uint32_t i = 0; i < k; ++i) {
       ty = forceAll(w_, ty);
-      if (ty->tag != VTag::Pi) throw Bail{};
+      if (ty->tag != VTag::Pi) throw Bail{"a function whose type is not a Π"};
       icits[i] = ty->icit;
       types_.resize(l + i + 1);
       types_[l + i] = ty->a;
@@ -161,7 +242,7 @@ private:
   Tm* application(NeuObj* o, Lvl l, Val*& fty) {
     auto [f, ft] = neutral(o->a, l);
     fty = forceAll(w_, ft);
-    if (fty->tag != VTag::Pi) throw Bail{};
+    if (fty->tag != VTag::Pi) throw Bail{"an application of a non-function"};
     Tm* t = mkTm(out_, TTag::App);
     t->a = f;
     t->icit = fty->icit;
@@ -175,7 +256,7 @@ private:
     switch (NeuKind(o->n)) {
     case NeuKind::Var: {
       Lvl x = Lvl(o->a);
-      if (x >= l || x >= types_.size()) throw Bail{};
+      if (x >= l || x >= types_.size()) throw Bail{"a variable out of scope"};
       Tm* t = mkTm(out_, TTag::Var);
       t->n = l - x - 1;
       return {t, types_[x]};
@@ -190,7 +271,7 @@ private:
     case NeuKind::Proj2: {
       auto [p, pty] = neutral(o->a, l);
       pty = forceAll(w_, pty);
-      if (pty->tag != VTag::Sigma) throw Bail{};
+      if (pty->tag != VTag::Sigma) throw Bail{"a projection of a non-Σ"};
       Tm* t1 = mkTm(out_, TTag::Proj1);
       t1->a = p;
       if (NeuKind(o->n) == NeuKind::Proj1) return {t1, pty->a};
@@ -199,7 +280,7 @@ private:
       return {t2, instantiate(pty, t1, l)};
     }
     }
-    throw Bail{};
+    throw Bail{"an unknown neutral value"};
   }
 
   // A Π or Σ codomain at the value of `arg` (a read-back term under l
@@ -234,30 +315,36 @@ Tm* Runtime::normalize(World& w, Arena& out, Tm* t, Val* ty) {
   // --jit=off keeps the evaluator (and is what the differential tests compare with).
   if (running_ || opts.mode == JitMode::Off) return nullptr; // (running_: a type printed during a run)
   useWorld(w);
-  Eraser er(w, arena_);
+  Arena query(1 << 12); // (the query's erased term lives as long as this call)
+  Eraser er(w, query);
   ETm* e = er.erase(t);
   auto note = [&](const char* what) {
     if (opts.stats) err << "jit: normal form " << what << "\n";
   };
-  Purity pure(*this);
-  if (!pure.term(e)) {
-    note(fmt::format("left to the evaluator ({})", pure.why).c_str());
+  auto leave = [&](const char* why) -> Tm* {
+    note(fmt::format("left to the evaluator ({})", why).c_str());
     return nullptr;
-  }
+  };
+  // (Erasing a definition with filters specializes it, which may warn.)
+  if (w.hasFilters) return leave("the program uses partial-evaluation filters");
+  Purity pure(*this);
+  if (!pure.term(e)) return leave(pure.why);
   HeapRun run(*this);
+  Budget budget(kTimeBudget, kHeapBudget, kStackBudget);
   try {
     V v = eval(e, nullptr);
     Tm* nf = Readback(*this, w, out).read(v, ty, 0);
     note("by running code");
     return nf;
-  } catch (Bail&) {
-    note("left to the evaluator (erased types in the result)");
+  } catch (Bail& b) {
+    return leave(b.why);
   } catch (Error&) {
-    note("left to the evaluator (a run-time error)");
+    return leave("a run-time error");
   } catch (DepthExceeded&) {
-    note("left to the evaluator (the run recursed too deeply)");
+    return leave("the run recursed too deeply");
+  } catch (BudgetExceeded&) {
+    return leave("the run went past its time or memory budget");
   }
-  return nullptr;
 }
 
 } // namespace thorin::rt

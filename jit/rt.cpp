@@ -17,7 +17,9 @@ struct Heap {
   size_t used = 0;
   std::vector<BigNatObj*> bigs;
 
+  size_t cap = 0; // 0: none (see setHeapCap)
   void* grow(size_t bytes) {
+    if (cap && used > cap) throw BudgetExceeded{};
     size_t size = std::max<size_t>(bytes + 16, size_t(1) << 20);
     char* p = static_cast<char*>(std::malloc(size));
     if (!p) throw std::bad_alloc();
@@ -191,7 +193,15 @@ void arrStore(ArrObj* a, uint32_t i, V v) {
 
 void fail(const char* msg, uint32_t span) { throw Error{msg, span}; }
 
-void poll() { guard(); }
+std::atomic<bool> gBudgetTripped{false};
+
+void setHeapCap(size_t bytes) { gHeap.cap = bytes; }
+
+void poll() {
+  if (gBudgetTripped.load(std::memory_order_relaxed)) [[unlikely]]
+    throw BudgetExceeded{};
+  guard();
+}
 
 V apply(V f, uint32_t n, const V* args) {
   while (true) {

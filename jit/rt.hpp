@@ -16,6 +16,7 @@
 #pragma once
 #include <gmp.h>
 
+#include <atomic>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -123,6 +124,14 @@ struct Error {
   uint32_t span;
 };
 [[noreturn]] void fail(const char* msg, uint32_t span);
+/// A run with a budget (a normal form computed by running code) went past
+/// its heap cap or its deadline; the caller falls back to the evaluator.
+struct BudgetExceeded {};
+/// The heap may grow to `bytes` in this run (0: no cap).
+void setHeapCap(size_t bytes);
+/// Set by the deadline's watchdog (with gPollLimit tripped, so that compiled
+/// code calls poll()): the next poll() throws BudgetExceeded.
+extern std::atomic<bool> gBudgetTripped;
 /// Checks for Ctrl-C and deep recursion; called on every interpreted
 /// application and at the entry of compiled functions.
 void poll();

@@ -190,6 +190,39 @@ void Runtime::forgetFrom(World& w, TopId first) {
   globals.resize(first);
 }
 
+static const std::string* axiomName(World& w, Val* v);
+
+namespace {
+Runtime* gPostulateRt = nullptr;
+// A postulated function: calling it is a run-time error.
+V postulateEntry(Closure* self, const V*) {
+  throw Error{fmt::format("`{}` is a postulate (`.ax`): it cannot be called at run time",
+                          gPostulateRt->nameOf(TopId(self->free[0]))),
+              0};
+}
+} // namespace
+
+V Runtime::postulateValue(TopId id) {
+  World& w = *w_;
+  Val* ty = forceAll(w, w.topType(id));
+  uint32_t arity = 0;
+  for (; ty->tag == VTag::Pi; ++arity)
+    ty = forceAll(w, apply(w, ty, vUnused()));
+  if (arity > 0) { // (passed along, it is harmless; called, it has no result)
+    gPostulateRt = this;
+    V c = mkClosure(postulateEntry, arity, 1);
+    static_cast<Closure*>(obj(c))->free[0] = id;
+    return c;
+  }
+  bool data = ty->tag == VTag::Sigma;
+  if (const std::string* n = axiomName(w, ty))
+    data = *n == "%core.Nat" || *n == "%core.I64" || *n == "%core.F64" || *n == "%core.Bool" ||
+           *n == "%core.String" || *n == "%core.Array" || *n == "%core.Idx" || *n == "%core.Unit";
+  if (data) // (located at the run that needs it)
+    throw Error{fmt::format("`{}` is a postulate (`.ax`): it has no value to run", nameOf(id)), 0};
+  return rt::erased();
+}
+
 static const std::string* axiomName(World& w, Val* v) {
   v = forceAll(w, v);
   if (v->tag != VTag::Top || !w.tops[v->n].axiom) return nullptr;

@@ -121,6 +121,10 @@ public:
   Global& erased(TopId id);
   /// The value of a top-level entry in the current run.
   V globalValue(TopId id);
+  /// A postulate's value: a function fails when called; data (a number, a
+  /// string, an array, a pair) is a run-time error at once; anything else
+  /// (a proof that is not a function) is erased.
+  V postulateValue(TopId id);
   /// Calls top-level function `id` with exactly its arity of arguments.
   V callGlobal(TopId id, const V* args);
   /// Counts a call of `id` (compiling it when hot). If it is compiled, runs

@@ -128,9 +128,10 @@ loop @ : I64 → I64 → I64 = λ i acc. if i == 0 then acc else loop (i - 1) (a
     notes = re.findall(r"^jit: normal form (.*)$", p.stderr.decode(), re.M)
     counts = {n: notes.count(n) for n in set(notes)}
     expect(counts == {"by running code": 16,
-                      "left to the evaluator (erased types in the result)": 2,
+                      "left to the evaluator (types in the result)": 2,
                       "left to the evaluator (the term uses a postulate)": 1,
-                      "left to the evaluator (the term uses builtin data)": 1},
+                      "left to the evaluator (the term uses builtin data)": 1,
+                      "left to the evaluator (the run recursed too deeply)": 2},
            "normal forms by running code, and those left to the evaluator", str(counts))
     lams = re.findall(r"^jit: compiled (\S+)", p.stderr.decode(), re.M)
     expect("twiceThen" in lams and "full" in lams, "the functions normalized are compiled", str(lams))
