@@ -112,6 +112,7 @@ public:
   explicit Purity(Runtime& rt) : rt_(rt) {}
   const char* why = nullptr; // what makes the term impure
   bool term(const ETm* t) {
+    guard();
     switch (t->tag) {
     case ETag::Prim:
     case ETag::PrimPap:
@@ -327,8 +328,12 @@ Tm* Runtime::normalize(World& w, Arena& out, Tm* t, Val* ty) {
   };
   // (Erasing a definition with filters specializes it, which may warn.)
   if (w.hasFilters) return leave("the program uses partial-evaluation filters");
-  Purity pure(*this);
-  if (!pure.term(e)) return leave(pure.why);
+  try {
+    Purity pure(*this);
+    if (!pure.term(e)) return leave(pure.why);
+  } catch (DepthExceeded&) {
+    return leave("the term is too deep");
+  }
   HeapRun run(*this);
   Budget budget(kTimeBudget, kHeapBudget, kStackBudget);
   try {
