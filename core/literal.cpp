@@ -1,5 +1,7 @@
 #include "literal.hpp"
 
+#include <cmath>
+
 #include <fmt/format.h>
 
 #include <cstring>
@@ -108,6 +110,7 @@ Val* valOfLit(World& w, const Tm* t) {
 }
 
 std::string showF64(double d) {
+  if (std::isnan(d)) return "nan"; // (fmt prints the sign bit: `-nan`)
   std::string s = fmt::format("{}", d);
   if (s.find_first_of(".eni") == std::string::npos) s += ".0";
   return s;

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "diagnostic.hpp"
+#include "guard.hpp"
 
 namespace thorin {
 
@@ -231,6 +232,14 @@ void Parser::directive(Entry& out) {
 }
 
 Raw* Parser::term() {
+  // Every nesting (brackets, λs, tuples, arguments) comes back through here:
+  // past the stack's limit a located error, not a crash.
+  char probe;
+  if (&probe < gStackLimit) [[unlikely]] {
+    const Token& t = peek();
+    throw Error(Diagnostic{span(t.begin, t.end), "this expression is nested too deeply to parse",
+                           {"THORIN_STACK_MB raises the limit"}});
+  }
   if (at(Tok::Lambda)) return lambda();
   if (at(Tok::Let)) return let();
   if (at(Tok::If)) return ifThenElse();

@@ -1,0 +1,37 @@
+#!/usr/bin/env python3
+"""Input nested deeper than the stack allows is a located error, not a crash:
+100,000 parentheses, λs and nested arrays with a 16 MB elaboration stack."""
+import os
+import subprocess
+import sys
+import tempfile
+
+
+def main():
+    thorin = os.path.abspath(sys.argv[1])
+    n = 100_000
+    cases = {
+        "parens": ".eval " + "(" * n + "1" + ")" * n + "\n",
+        "lambdas": "f : U = " + "(λ y. " * n + "y" + ")" * n + "\n",
+        "arrays": ".eval " + "[" * n + "1" + "]" * n + "\n",
+    }
+    env = dict(os.environ, THORIN_STACK_MB="16")
+    with tempfile.TemporaryDirectory() as d:
+        for name, text in cases.items():
+            path = os.path.join(d, name + ".thorin")
+            with open(path, "w") as f:
+                f.write(text)
+            p = subprocess.run([thorin, "check", path], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                               env=env, timeout=120)
+            out = p.stdout.decode(errors="replace")
+            first = out.splitlines()[0] if out else ""
+            if p.returncode != 1 or "error: this expression is nested too deeply to parse" not in first \
+                    or not first.startswith(path + ":1:"):
+                print(f"FAILED: {name}: exit {p.returncode}, first line: {first[:200]}")
+                return 1
+    print("ok")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
