@@ -23,13 +23,14 @@ public:
   ~LazyBackend() override {
     if (warm_.joinable()) warm_.join();
   }
-  void prepare() override {
+  void prepare(const std::atomic<bool>*) override {
     if (!tried_ && !warm_.joinable())
       warm_ = std::thread([this] {
-        if (load()) real_->prepare();
+        if (load()) real_->prepare(&wanted_);
       });
   }
   Code compile(Runtime& rt, TopId id) override {
+    wanted_ = true;
     if (warm_.joinable()) warm_.join();
     if (!load()) {
       rt.err << fmt::format("warning: the JIT is unavailable ({}); {} stays interpreted\n", error_,
@@ -92,6 +93,7 @@ private:
   bool compiledAny_ = false; // (set on the calling thread only)
   std::string error_;
   std::thread warm_; // prepare(): loads the module and starts LLVM
+  std::atomic<bool> wanted_{false}; // a compilation waits for warm_
 };
 
 } // namespace

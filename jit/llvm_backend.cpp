@@ -187,9 +187,9 @@ public:
 
   Code compile(Runtime& rt, TopId id) override;
   void remove(const std::vector<TopId>& ids) override;
-  void prepare() override {
+  void prepare(const std::atomic<bool>* wanted) override {
     if (!started_) start();
-    warmUp();
+    if (!wanted || !*wanted) warmUp(wanted);
   }
   std::string ir(TopId id) override {
     auto it = compiled_.find(id);
@@ -212,7 +212,7 @@ private:
   WorkerInfo workerInfo(Runtime& rt, TopId id);
   void optimize(Module& m);
   std::unique_ptr<TargetMachine> tm_; // for the optimizer's cost model
-  void warmUp();
+  void warmUp(const std::atomic<bool>* wanted);
 
   const JitOptions& opts_;
   std::unique_ptr<orc::LLJIT> jit_;
@@ -244,7 +244,7 @@ void LlvmBackend::optimize(Module& m) {
 // Optimizes and compiles a small function once and throws it away: LLVM's
 // first compilation initializes a lot (pass registries, the code generator),
 // and prepare() does it in the background instead of at the first hot call.
-void LlvmBackend::warmUp() {
+void LlvmBackend::warmUp(const std::atomic<bool>* wanted) {
   if (!jit_) return;
   auto ctx = std::make_unique<LLVMContext>();
   auto mod = std::make_unique<Module>("thorin.warmup", *ctx);
@@ -263,6 +263,7 @@ void LlvmBackend::warmUp() {
   Value* r = b.CreateCall(f, {b.CreateSub(x, b.getInt64(1))});
   b.CreateRet(b.CreateAdd(r, b.CreateCall(f, {b.CreateSub(x, b.getInt64(2))})));
   optimize(*mod);
+  if (wanted && *wanted) return; // (code generation would delay it)
   auto tracker = jit_->getMainJITDylib().createResourceTracker();
   if (auto err = jit_->addIRModule(tracker, orc::ThreadSafeModule(std::move(mod), std::move(ctx)))) {
     consumeError(std::move(err));

@@ -77,8 +77,10 @@ public:
   virtual void remove(const std::vector<TopId>& ids) = 0;
   /// The optimized LLVM IR of a compiled definition ("" if none).
   virtual std::string ir(TopId id) = 0;
-  /// Starts LLVM in the background (`thorin run`: elaboration hides the latency).
-  virtual void prepare() {}
+  /// Starts LLVM in the background (`thorin run`: elaboration hides the
+  /// latency). Its warm-up compilation is skipped once `wanted` is set: a
+  /// compilation already waiting would only wait longer.
+  virtual void prepare(const std::atomic<bool>* wanted = nullptr) { (void)wanted; }
   /// The erased λ whose compiled code `code` is (an inner λ of compiled
   /// code), or nullptr.
   virtual const ETm* lambdaOf(Code) { return nullptr; }
