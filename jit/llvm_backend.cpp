@@ -50,6 +50,9 @@ V thorin_rt_ofI64(int64_t x) { return ofI64(x); }
 double thorin_rt_toF64(V v) { return toF64(v); }
 V thorin_rt_ofF64(double d) { return ofF64(d); }
 void thorin_rt_fail(const char* msg, uint32_t span) { fail(msg, span); }
+[[noreturn]] void thorin_rt_deopt(uint32_t owner, uint32_t reason) {
+  throw Deopt{owner, DeoptReason(reason)};
+}
 void thorin_rt_poll() {
   gPollLimit = gStackLimit; // (tripped by Ctrl-C, or a real stack overflow)
   poll();
@@ -116,8 +119,8 @@ namespace {
 using namespace llvm;
 
 struct Helpers {
-  FunctionCallee toI64, ofI64, toF64, ofF64, fail, poll, apply, callGlobal, global, lit, closure,
-      pair, proj, arr, primPap;
+  FunctionCallee toI64, ofI64, toF64, ofF64, fail, deopt, poll, apply, callGlobal, global, lit,
+      closure, pair, proj, arr, primPap;
   FunctionCallee primN[4]; // thorin_rt_prim1…4
 };
 
@@ -166,6 +169,7 @@ public:
     add("thorin_rt_toF64", reinterpret_cast<void*>(&thorin_rt_toF64));
     add("thorin_rt_ofF64", reinterpret_cast<void*>(&thorin_rt_ofF64));
     add("thorin_rt_fail", reinterpret_cast<void*>(&thorin_rt_fail));
+    add("thorin_rt_deopt", reinterpret_cast<void*>(&thorin_rt_deopt));
     add("thorin_rt_poll", reinterpret_cast<void*>(&thorin_rt_poll));
     add("thorin_rt_apply", reinterpret_cast<void*>(&thorin_rt_apply));
     add("thorin_rt_call_global", reinterpret_cast<void*>(&thorin_rt_call_global));
@@ -325,6 +329,7 @@ public:
     h_.toF64 = fn("thorin_rt_toF64", f64_, {i64_});
     h_.ofF64 = fn("thorin_rt_ofF64", i64_, {f64_});
     h_.fail = fn("thorin_rt_fail", v, {ptr_, i32});
+    h_.deopt = fn("thorin_rt_deopt", v, {i32, i32});
     h_.poll = fn("thorin_rt_poll", v, {});
     h_.apply = fn("thorin_rt_apply", i64_, {i64_, i32, ptr_});
     h_.callGlobal = fn("thorin_rt_call_global", i64_, {i32, ptr_});
@@ -340,7 +345,11 @@ public:
       ps.resize(2 + n, i64_);
       h_.primN[n - 1] = fn(fmt::format("thorin_rt_prim{}", n).c_str(), i64_, ps);
     }
-    if (auto* f = dyn_cast<Function>(h_.fail.getCallee())) f->setDoesNotReturn();
+    for (FunctionCallee c : {h_.fail, h_.deopt})
+      if (auto* f = dyn_cast<Function>(c.getCallee())) {
+        f->setDoesNotReturn();
+        f->addFnAttr(Attribute::Cold);
+      }
   }
 
   /// The uniform entry of `id` (defined here for the root, declared if
@@ -403,7 +412,10 @@ void ModuleCompiler::emitPoll(IRBuilder<>& b) {
 // value meets an untyped use.
 class FnCompiler {
 public:
-  FnCompiler(ModuleCompiler& mc, Function* f) : mc_(mc), f_(f), b_(mc.ctx_) {
+  /// `owner`: the definition this code belongs to (it speculates unless a
+  /// deoptimization of it happened).
+  FnCompiler(ModuleCompiler& mc, Function* f, TopId owner)
+      : mc_(mc), f_(f), b_(mc.ctx_), owner_(owner), speculate_(!mc.rt_.global(owner).noSpeculate) {
     b_.SetInsertPoint(BasicBlock::Create(mc.ctx_, "entry", f));
   }
   IRBuilder<>& builder() { return b_; }
@@ -417,13 +429,17 @@ public:
   /// A worker: parameters and result as `wi` says. A call of itself in tail
   /// position is a jump back to the top (a loop, not a call).
   void worker(TopId self, ETm* lam, const WorkerInfo& wi) {
-    BasicBlock* entry = b_.GetInsertBlock();
+    // entry (checks of the arguments, see deoptAtEntry) → pre → loop.
+    checksEnd_ = b_.GetInsertBlock();
+    BasicBlock* pre = BasicBlock::Create(mc_.ctx_, "pre", f_);
     loop_ = BasicBlock::Create(mc_.ctx_, "loop", f_);
+    b_.CreateBr(pre);
+    b_.SetInsertPoint(pre);
     b_.CreateBr(loop_);
     b_.SetInsertPoint(loop_);
     for (uint32_t i = 0; i < wi.params.size(); ++i) {
       PHINode* p = b_.CreatePHI(f_->getArg(i)->getType(), 2);
-      p->addIncoming(f_->getArg(i), entry);
+      p->addIncoming(f_->getArg(i), pre);
       params_.push_back(p);
       env_.push_back({p, wi.params[i]});
     }
@@ -641,6 +657,14 @@ public:
                 }};
       if (t->n > 0 && t->args[0]->tag == ETag::Erased) cx.hint = MType(t->args[0]->n);
       cx.unbox = [this](Value* w, MType m) { return unbox(w, m); };
+      if (speculate_)
+        cx.deopt = [this](DeoptReason r) {
+          b_.CreateCall(mc_.h_.deopt, {b_.getInt32(owner_), b_.getInt32(uint32_t(r))});
+        };
+      if (speculate_ && checksEnd_)
+        cx.deoptAtEntry = [this](Value* v, const WordCx::EntryCheck& cond, DeoptReason r) {
+          deoptAtEntry(v, cond, r);
+        };
       Value* r = wl(cx, args);
       return {r, cx.result};
     }
@@ -751,7 +775,7 @@ public:
     Function* code = mc_.uniform(fmt::format("{}.lam{}", f_->getName().str(), mc_.be_.counter_++));
     mc_.lambdas.push_back({code->getName().str(), t});
     {
-      FnCompiler inner(mc_, code);
+      FnCompiler inner(mc_, code, owner_);
       inner.uniform(body, t->n, caps);
     }
     std::vector<Value*> captured;
@@ -782,6 +806,27 @@ private:
   BasicBlock* loop_ = nullptr;
   std::vector<PHINode*> params_;
   TopId self_ = ~TopId(0);
+  TopId owner_;
+  bool speculate_;
+  BasicBlock* checksEnd_ = nullptr; // a worker: where checks at its entry go (see worker)
+
+  // `cond` on the entry value of parameter `v` (a loop φ), before the loop:
+  // false deoptimizes.
+  void deoptAtEntry(Value* v, const WordCx::EntryCheck& cond, DeoptReason r) {
+    auto it = std::find(params_.begin(), params_.end(), v);
+    if (it == params_.end()) return;
+    IRBuilder<> b(checksEnd_->getTerminator());
+    Value* ok = cond(b, f_->getArg(unsigned(it - params_.begin())));
+    BasicBlock* next = checksEnd_->splitBasicBlock(checksEnd_->getTerminator(), "checked");
+    checksEnd_->getTerminator()->eraseFromParent();
+    BasicBlock* out = BasicBlock::Create(mc_.ctx_, "deopt", f_);
+    b.SetInsertPoint(checksEnd_);
+    b.CreateCondBr(ok, next, out, MDBuilder(mc_.ctx_).createBranchWeights(1 << 20, 1));
+    b.SetInsertPoint(out);
+    b.CreateCall(mc_.h_.deopt, {b.getInt32(owner_), b.getInt32(uint32_t(r))});
+    b.CreateUnreachable();
+    checksEnd_ = next;
+  }
   WorkerInfo selfInfo_;
   bool tail_ = false;
 };
@@ -835,7 +880,7 @@ void ModuleCompiler::finish() {
     while (!pendingWorkers_.empty()) {
       auto [wid, wf] = pendingWorkers_.back();
       pendingWorkers_.pop_back();
-      FnCompiler fc(*this, wf);
+      FnCompiler fc(*this, wf, wid);
       fc.worker(wid, rt_.erased(wid).body, be_.workerInfo(rt_, wid));
     }
   };
@@ -846,7 +891,7 @@ void ModuleCompiler::finish() {
     WorkerInfo wi = be_.workerInfo(rt_, id);
     Function* w = wi.ok ? worker(id) : nullptr;
     drainWorkers(); // throws Unsupported: the caller retries without workers
-    FnCompiler fc(*this, f);
+    FnCompiler fc(*this, f, id);
     if (w) {
       // Wrapper: unbox the arguments, call the worker, box the result.
       IRBuilder<>& b = fc.builder();

@@ -62,3 +62,19 @@ llvm::Value* likelyOr(llvm::IRBuilder<>& b, llvm::Value* cond,
 }
 
 } // namespace thorin::rt
+
+namespace thorin::rt {
+
+void expectOr(llvm::IRBuilder<>& b, llvm::Value* cond, const std::function<void()>& exit) {
+  using namespace llvm;
+  Function* f = b.GetInsertBlock()->getParent();
+  BasicBlock* ok = BasicBlock::Create(b.getContext(), "expected", f);
+  BasicBlock* out = BasicBlock::Create(b.getContext(), "unexpected", f);
+  b.CreateCondBr(cond, ok, out, MDBuilder(b.getContext()).createBranchWeights(1 << 20, 1));
+  b.SetInsertPoint(out);
+  exit();
+  b.CreateUnreachable();
+  b.SetInsertPoint(ok);
+}
+
+} // namespace thorin::rt

@@ -36,6 +36,18 @@ struct WordCx {
   MType hint = MType::None;
   MType result = MType::None;
   std::function<llvm::Value*(llvm::Value*, MType)> unbox = {};
+  /// Set when this code may speculate: emits a call that leaves compiled
+  /// code for good (a Deopt, see rt.hpp). A lowering may then replace a slow
+  /// path that joins the fast one by this exit, so that what the fast path's
+  /// test established holds after it (LLVM drops later checks, keeps loops
+  /// tight).
+  std::function<void(DeoptReason)> deopt = {};
+  /// For a parameter of a worker (a loop φ), emits a check on the value it
+  /// had on entry, before the loop — what LLVM cannot hoist itself, not
+  /// knowing that a word points to memory (an array's header). `cond` gets
+  /// a builder there and that value; false deoptimizes. Other values: nothing.
+  using EntryCheck = std::function<llvm::Value*(llvm::IRBuilder<>&, llvm::Value*)>;
+  std::function<void(llvm::Value*, const EntryCheck&, DeoptReason)> deoptAtEntry = {};
 };
 using WordLowering = llvm::Value* (*)(WordCx& cx, const std::vector<llvm::Value*>& args);
 
@@ -47,5 +59,9 @@ llvm::Value* likelyOr(llvm::IRBuilder<>& b, llvm::Value* cond,
                       const std::function<llvm::Value*()>& fast,
                       const std::function<llvm::Value*()>& slow);
 WordLowering findWordLowering(std::string_view axiom);
+
+/// Code continues where `cond` holds; where it does not, `exit()` runs and
+/// must not return (a deoptimization, a run-time error).
+void expectOr(llvm::IRBuilder<>& b, llvm::Value* cond, const std::function<void()>& exit);
 
 } // namespace thorin::rt

@@ -349,6 +349,9 @@ Tm* Runtime::normalize(World& w, Arena& out, Tm* t, Val* ty) {
     return leave("the run recursed too deeply");
   } catch (BudgetExceeded&) {
     return leave("the run went past its time or memory budget");
+  } catch (Deopt& d) { // (λ-terms use no primitives: not expected)
+    deoptimize(d);
+    return leave("compiled code deoptimized");
   }
 }
 

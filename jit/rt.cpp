@@ -193,6 +193,14 @@ void arrStore(ArrObj* a, uint32_t i, V v) {
 
 void fail(const char* msg, uint32_t span) { throw Error{msg, span}; }
 
+const char* deoptReasonText(DeoptReason r) {
+  switch (r) {
+  case DeoptReason::BigNat: return "a Nat of 2^62 or more";
+  case DeoptReason::ArrayRep: return "an array in another representation";
+  }
+  return "an unexpected value";
+}
+
 std::atomic<bool> gBudgetTripped{false};
 
 void setHeapCap(size_t bytes) { gHeap.cap = bytes; }

@@ -124,6 +124,16 @@ struct Error {
   uint32_t span;
 };
 [[noreturn]] void fail(const char* msg, uint32_t span);
+/// Compiled code met a case its speculation left out (a `Nat` of 2^62 or
+/// more, an array in another representation than its element type implies):
+/// the run starts again with `owner`'s code compiled without speculation.
+/// Programs are pure, so running again gives the same result.
+enum class DeoptReason : uint32_t { BigNat, ArrayRep };
+const char* deoptReasonText(DeoptReason r);
+struct Deopt {
+  uint32_t owner; // the TopId whose code speculated
+  DeoptReason reason;
+};
 /// A run with a budget (a normal form computed by running code) went past
 /// its heap cap or its deadline; the caller falls back to the evaluator.
 struct BudgetExceeded {};

@@ -171,6 +171,24 @@ bool Runtime::compile(TopId id) {
   return true;
 }
 
+void Runtime::deoptimize(const Deopt& d) {
+  Global& g = global(d.owner);
+  if (g.noSpeculate) // (its code was compiled without speculation: cannot happen)
+    throw Error{fmt::format("internal error: {} deoptimized twice", nameOf(d.owner)), 0};
+  g.noSpeculate = true;
+  ++g.deopts;
+  if (opts.stats)
+    err << fmt::format("jit: {} met {}: recompiling it without speculation, running again\n",
+                       nameOf(d.owner), deoptReasonText(d.reason));
+  std::vector<TopId> all;
+  for (TopId id = 0; id < globals.size(); ++id)
+    if (globals[id].compiled) all.push_back(id);
+  for (size_t i = 0; i < specs_.size(); ++i)
+    if (specs_[i].compiled) all.push_back(kSpecBase + TopId(i));
+  if (backend && !all.empty()) backend->remove(all);
+  ++epoch; // (cached values may hold closures of the dropped code)
+}
+
 void Runtime::invalidate(World& w, TopId id) {
   if (&w != w_ || id >= globals.size()) return;
   dropSpecs({id});
@@ -340,7 +358,10 @@ Val* Runtime::closedCall(World& w, TopId id, Val* const* args, uint32_t n) {
     words[i] = wordOfLit(args[i]);
   V r;
   try {
-    r = callGlobal(id, words);
+    r = retryingDeopts([&] {
+      ++epoch;
+      return callGlobal(id, words);
+    });
   } catch (Error&) {
     return nullptr; // stuck in the evaluator, as the normalizers are
   }
@@ -371,10 +392,6 @@ std::string Runtime::run(World& w, Tm* t, Val* ty, Span where, bool bare) {
       r.runningProgram = false;
     }
   } notRunning{*this};
-  if (opts.mode == JitMode::Eager && backend)
-    for (TopId id = 0; id < w.tops.size(); ++id)
-      if (!w.tops[id].prelude && !w.tops[id].retired && w.tops[id].def) compile(id);
-  ++epoch;
   struct Reset {
     ~Reset() { resetHeap(); }
   } reset;
@@ -385,7 +402,13 @@ std::string Runtime::run(World& w, Tm* t, Val* ty, Span where, bool bare) {
     e = Specializer(*this).function(e, used);
   }
   try {
-    V v = eval(e, nullptr);
+    V v = retryingDeopts([&] {
+      if (opts.mode == JitMode::Eager && backend)
+        for (TopId id = 0; id < w.tops.size(); ++id)
+          if (!w.tops[id].prelude && !w.tops[id].retired && w.tops[id].def) compile(id);
+      ++epoch;
+      return eval(e, nullptr);
+    });
     if (bare) {
       const std::string* n = axiomName(w, ty);
       if (n && *n == "%core.String") return std::string(toStr(v));

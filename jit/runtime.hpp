@@ -41,6 +41,8 @@ struct Global {
   // Tier 1.
   Code compiled = nullptr; // uniform entry (boxed arguments)
   bool compileFailed = false;
+  bool noSpeculate = false; // its speculation failed once (a Deopt): compiled without
+  uint32_t deopts = 0;
   double compileMs = 0;
 };
 
@@ -136,6 +138,21 @@ public:
   /// Counts a call; compiles the function when it becomes hot.
   void noteCall(TopId id);
   bool compile(TopId id);
+  /// After a Deopt: `d.owner` is compiled without speculation from now on,
+  /// and all compiled code is dropped (it may contain copies of the owner's);
+  /// the caller runs again.
+  void deoptimize(const Deopt& d);
+  /// Runs `f`, again after each deoptimization (each definition deoptimizes
+  /// at most once, so this ends).
+  template <class F> auto retryingDeopts(F&& f) {
+    for (;;) {
+      try {
+        return f();
+      } catch (Deopt& d) {
+        deoptimize(d);
+      }
+    }
+  }
 
   V eval(ETm* t, struct IEnv* env);
   /// The erased λ a closure runs (its arity and parameters' names), or

@@ -103,30 +103,49 @@ Value* bothImm(IRBuilder<>& b, Value* x, Value* y) {
   return b.CreateICmpNE(b.CreateAnd(b.CreateAnd(x, y), b.getInt64(1)), b.getInt64(0));
 }
 
-// Nat immediates are 2k+1 with k < 2^62.
+// Nat immediates are 2k+1 with k < 2^62. Speculating code assumes they stay
+// immediates (a Nat of 2^62 or more deoptimizes); other code calls the
+// primitive for big ones.
 Value* natAdd(WordCx& c, const Args& a) {
   IRBuilder<>& b = c.b;
   Value* sum = b.CreateSub(b.CreateAdd(a[0], a[1]), b.getInt64(1));
   // Still small when the tagged sum is below 2^63 (k < 2^62).
   Value* ok = b.CreateAnd(bothImm(b, a[0], a[1]), b.CreateICmpSGE(sum, b.getInt64(0)));
+  if (c.deopt) {
+    rt::expectOr(b, ok, [&] { c.deopt(rt::DeoptReason::BigNat); });
+    return sum;
+  }
   return fastOr(c, ok, a, [&] { return sum; });
+}
+// The fast path when both are immediates (`fast` may assume it).
+template <class Fast> Value* onImms(WordCx& c, const Args& a, Fast fast) {
+  Value* imms = bothImm(c.b, a[0], a[1]);
+  if (!c.deopt) return fastOr(c, imms, a, fast);
+  rt::expectOr(c.b, imms, [&] { c.deopt(rt::DeoptReason::BigNat); });
+  return fast();
 }
 Value* natSub(WordCx& c, const Args& a) {
   IRBuilder<>& b = c.b;
-  return fastOr(c, bothImm(b, a[0], a[1]), a, [&] {
+  return onImms(c, a, [&] {
     Value* d = b.CreateAdd(b.CreateSub(a[0], a[1]), b.getInt64(1));
     return b.CreateSelect(b.CreateICmpUGE(a[0], a[1]), d, b.getInt64(1));
   });
 }
 template <CmpInst::Predicate P> Value* natCmp(WordCx& c, const Args& a) {
   IRBuilder<>& b = c.b;
-  return fastOr(c, bothImm(b, a[0], a[1]), a, [&] {
+  return onImms(c, a, [&] {
     Value* r = b.CreateZExt(b.CreateICmp(P, a[0], a[1]), b.getInt64Ty());
     return b.CreateOr(b.CreateShl(r, 1), b.getInt64(1));
   });
 }
 Value* idxOf(WordCx& c, const Args& a) { // {n} k: k when k < n
   IRBuilder<>& b = c.b;
+  if (c.deopt) { // on immediates, k ≥ n is the primitive's run-time error
+    return onImms(c, a, [&] {
+      rt::expectOr(b, b.CreateICmpULT(a[1], a[0]), [&] { c.slow(a); });
+      return a[1];
+    });
+  }
   Value* ok = b.CreateAnd(bothImm(b, a[0], a[1]), b.CreateICmpULT(a[1], a[0]));
   return fastOr(c, ok, a, [&] { return a[1]; });
 }
@@ -152,13 +171,37 @@ Value* arrGet(WordCx& c, const Args& a) {
   Value* p = b.CreateIntToPtr(a[2], b.getPtrTy());
   Value* i = b.CreateLShr(a[3], 1);
   Value* header = invariantLoad(b, b.getInt64Ty(), p); // tag, then length
-  Value* ok = b.CreateAnd(b.CreateICmpEQ(b.CreateTrunc(header, b.getInt32Ty()), b.getInt32(uint32_t(rep))),
-                          b.CreateICmpULT(i, b.CreateLShr(header, 32)));
+  Value* repOk = b.CreateICmpEQ(b.CreateTrunc(header, b.getInt32Ty()), b.getInt32(uint32_t(rep)));
+  Value* inRange = b.CreateICmpULT(i, b.CreateLShr(header, 32));
   Type* ty = m == rt::MType::F64 ? b.getDoubleTy() : b.getInt64Ty();
   c.result = m;
-  return fastOr(c, ok, a, [&] {
+  auto load = [&] {
     return invariantLoad(b, ty, b.CreateGEP(b.getInt64Ty(), p, b.CreateAdd(i, b.getInt64(1))));
-  });
+  };
+  if (c.deopt) { // (an index out of range is the primitive's run-time error)
+    // A length known from the type (`Array 1024 A`): checked against the
+    // header once, the index is then compared with a constant, which LLVM
+    // can prove from the `idx` that made it.
+    auto* n = dyn_cast<ConstantInt>(a[1]);
+    bool known = n && (n->getZExtValue() & 1);
+    Value* len = known ? b.getInt64(n->getZExtValue() >> 1) : nullptr;
+    auto headerOk = [&](IRBuilder<>& hb, Value* arr) {
+      Value* h = invariantLoad(hb, hb.getInt64Ty(), hb.CreateIntToPtr(arr, hb.getPtrTy()));
+      Value* ok = hb.CreateICmpEQ(hb.CreateTrunc(h, hb.getInt32Ty()), hb.getInt32(uint32_t(rep)));
+      return known ? hb.CreateAnd(ok, hb.CreateICmpEQ(hb.CreateLShr(h, 32), len)) : ok;
+    };
+    if (known) inRange = b.CreateICmpULT(i, len);
+    // Elements of unknown type (a polymorphic reader) may come in any
+    // representation: that is not a failed speculation.
+    if (m != rt::MType::None) {
+      if (c.deoptAtEntry) c.deoptAtEntry(a[2], headerOk, rt::DeoptReason::ArrayRep);
+      rt::expectOr(b, headerOk(b, a[2]), [&] { c.deopt(rt::DeoptReason::ArrayRep); });
+      rt::expectOr(b, inRange, [&] { c.slow(a); });
+      return load();
+    }
+    if (known) repOk = headerOk(b, a[2]);
+  }
+  return fastOr(c, b.CreateAnd(repOk, inRange), a, load);
 }
 Value* arrLength(WordCx& c, const Args& a) {
   IRBuilder<>& b = c.b;

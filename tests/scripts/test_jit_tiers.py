@@ -139,6 +139,22 @@ loop @ : I64 → I64 → I64 = λ i acc. if i == 0 then acc else loop (i - 1) (a
                        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, timeout=120)
     expect("normal form" not in p.stderr.decode(), "--jit=off leaves normal forms to the evaluator",
            p.stderr.decode())
+
+    # Deoptimization (its answers are checked by run/deopt): each function
+    # whose speculation fails leaves it once, and is compiled again without.
+    dz = os.path.join(os.path.dirname(__file__), "..", "run", "deopt.thorin")
+    p = subprocess.run([thorin, "run", "--jit-stats", dz], stdout=subprocess.DEVNULL,
+                       stderr=subprocess.PIPE, timeout=120)
+    err = p.stderr.decode()
+    deopts = re.findall(r"^jit: (\S+) met (.*): recompiling it without speculation, running again$",
+                        err, re.M)
+    expect(deopts == [("sumTo", "a Nat of 2^62 or more"), ("dbl", "a Nat of 2^62 or more"),
+                      ("gap", "a Nat of 2^62 or more"),
+                      ("total", "an array in another representation")],
+           "one deoptimization per function whose speculation fails", err)
+    lams = re.findall(r"^jit: compiled (\S+)", err, re.M)
+    expect(lams.count("sumTo") == 2 and lams.count("walk") == 1,
+           "a deoptimized function is compiled once more, then kept", err)
     print("ok")
 
 
