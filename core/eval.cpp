@@ -34,6 +34,7 @@ static Val* neutral(World& w, Val* head, Spine* sp) {
   v->n = head->n;
   v->sp = sp;
   v->axiom = head->axiom;
+  v->topFacts = head->topFacts;
   if (head->tag != VTag::Rigid) v->b = head;
   return v;
 }
@@ -222,12 +223,21 @@ static Val* tryClosedCall(World& w, Val* v) {
   return w.closedCall(w, v->n, args, arity, w.closedCallCtx);
 }
 
+// Records a fact about v's definition on v and on the definition's head, from
+// which later applications copy it.
+static void learn(World& w, Val* v, TopFact f) {
+  v->topFacts |= f;
+  w.topHead(v->n)->topFacts |= f;
+}
+
 Val* unfold(World& w, Val* v) {
   if (v->tag == VTag::Top) {
     if (v->axiom) // an argument may have been solved since (2: stuck for good)
       return v->axiom == 1 ? normalizeAxiom(w, v) : nullptr;
-    if (w.closedCall && v->sp && w.tops[v->n].closedCallable != 0)
+    if (w.closedCall && v->sp && !(v->topFacts & kTopNotClosedCallable)) {
       if (Val* r = tryClosedCall(w, v)) return r;
+      if (w.tops[v->n].closedCallable == 0) learn(w, v, kTopNotClosedCallable);
+    }
     if (Val* p = v->b) {
       Val* base = forceAll(w, p);
       return base == p ? nullptr : vAppSpine(w, base, v->sp, p->sp);
@@ -439,11 +449,15 @@ static bool stuckOnIf(World& w, Val* u, int depth) {
 }
 
 bool stuckRecursiveCall(World& w, Val* v) {
-  if (v->tag != VTag::Top || v->axiom) return false;
+  if (v->tag != VTag::Top || v->axiom || (v->topFacts & kTopNotRecursive)) return false;
   TopEntry& e = w.tops[v->n];
   if (!e.def) return false; // (a postulate, or a definition still being elaborated)
   if (e.recursive < 0) e.recursive = mentionsTop(e.def, v->n) ? 1 : 0;
-  return e.recursive && stuckOnIf(w, forceAll(w, v), 4);
+  if (!e.recursive) {
+    learn(w, v, kTopNotRecursive);
+    return false;
+  }
+  return stuckOnIf(w, forceAll(w, v), 4);
 }
 
 Tm* quote(World& w, Arena& out, Lvl l, Val* v, QuoteOpts o) {

@@ -45,6 +45,9 @@ struct Val {
   VTag tag;
   Icit icit = Icit::Expl;
   uint8_t axiom = 0; // Top: the head is an axiom with a normalizer
+  // Top: facts about the definition found so far (copied from the head to the
+  // applications built on it), sparing the hot paths a look-up in World::tops.
+  uint8_t topFacts = 0;
   Name name;
   uint32_t n = 0;
   uint32_t gen = 0; // the nursery it was made in (0: none); fills padding
@@ -63,6 +66,8 @@ struct Val {
     Val* b;
   };
 };
+
+enum TopFact : uint8_t { kTopNotRecursive = 1, kTopNotClosedCallable = 2 };
 
 struct Closure {
   Env* env;
