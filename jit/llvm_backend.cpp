@@ -26,6 +26,8 @@
 #include <llvm/IR/Module.h>
 #include <llvm/IR/Verifier.h>
 #include <llvm/Passes/PassBuilder.h>
+#include <llvm/Transforms/InstCombine/InstCombine.h>
+#include <llvm/Transforms/Vectorize/SLPVectorizer.h>
 #include <llvm/Support/TargetSelect.h>
 #include <llvm/Target/TargetMachine.h>
 #include <llvm/Support/raw_ostream.h>
@@ -243,6 +245,15 @@ void LlvmBackend::optimize(Module& m) {
   pb.registerLoopAnalyses(lam);
   pb.crossRegisterProxies(lam, fam, cam, mam);
   pb.buildPerModuleDefaultPipeline(OptimizationLevel::O2).run(m, mam);
+  // One more round of straight-line vectorization: the reads of an unrolled
+  // specialized loop (`dot` of a known size) become consecutive only after
+  // the loop passes that run after O2's own SLP vectorizer.
+  FunctionPassManager late;
+  late.addPass(SLPVectorizerPass());
+  late.addPass(InstCombinePass());
+  ModulePassManager mpm;
+  mpm.addPass(createModuleToFunctionPassAdaptor(std::move(late)));
+  mpm.run(m, mam);
 }
 
 // Optimizes and compiles a small function once and throws it away: LLVM's
@@ -662,9 +673,8 @@ public:
           b_.CreateCall(mc_.h_.deopt, {b_.getInt32(owner_), b_.getInt32(uint32_t(r))});
         };
       if (speculate_ && checksEnd_)
-        cx.deoptAtEntry = [this](Value* v, const WordCx::EntryCheck& cond, DeoptReason r) {
-          deoptAtEntry(v, cond, r);
-        };
+        cx.deoptAtEntry = [this](Value* v, uint64_t key, const WordCx::EntryCheck& cond, DeoptReason r,
+                                 const WordCx::EntryFacts& facts) { deoptAtEntry(v, key, cond, r, facts); };
       Value* r = wl(cx, args);
       return {r, cx.result};
     }
@@ -809,12 +819,14 @@ private:
   TopId owner_;
   bool speculate_;
   BasicBlock* checksEnd_ = nullptr; // a worker: where checks at its entry go (see worker)
+  std::set<std::pair<unsigned, uint64_t>> entryChecks_; // (parameter, key) emitted there
 
   // `cond` on the entry value of parameter `v` (a loop φ), before the loop:
   // false deoptimizes.
-  void deoptAtEntry(Value* v, const WordCx::EntryCheck& cond, DeoptReason r) {
+  void deoptAtEntry(Value* v, uint64_t key, const WordCx::EntryCheck& cond, DeoptReason r,
+                    const WordCx::EntryFacts& facts) {
     auto it = std::find(params_.begin(), params_.end(), v);
-    if (it == params_.end()) return;
+    if (it == params_.end() || !entryChecks_.insert({unsigned(it - params_.begin()), key}).second) return;
     IRBuilder<> b(checksEnd_->getTerminator());
     Value* ok = cond(b, f_->getArg(unsigned(it - params_.begin())));
     BasicBlock* next = checksEnd_->splitBasicBlock(checksEnd_->getTerminator(), "checked");
@@ -826,6 +838,10 @@ private:
     b.CreateCall(mc_.h_.deopt, {b.getInt32(owner_), b.getInt32(uint32_t(r))});
     b.CreateUnreachable();
     checksEnd_ = next;
+    if (facts) {
+      IRBuilder<> fb(next->getTerminator());
+      facts(fb, f_->getArg(unsigned(it - params_.begin())));
+    }
   }
   WorkerInfo selfInfo_;
   bool tail_ = false;

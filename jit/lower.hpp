@@ -46,8 +46,14 @@ struct WordCx {
   /// had on entry, before the loop — what LLVM cannot hoist itself, not
   /// knowing that a word points to memory (an array's header). `cond` gets
   /// a builder there and that value; false deoptimizes. Other values: nothing.
+  /// `facts` then runs where the check passed (e.g. to tell LLVM, with an
+  /// assumption, what the check established).
   using EntryCheck = std::function<llvm::Value*(llvm::IRBuilder<>&, llvm::Value*)>;
-  std::function<void(llvm::Value*, const EntryCheck&, DeoptReason)> deoptAtEntry = {};
+  using EntryFacts = std::function<void(llvm::IRBuilder<>&, llvm::Value*)>;
+  /// `key` names the check: one with the same key on the same parameter is
+  /// not emitted twice.
+  std::function<void(llvm::Value*, uint64_t key, const EntryCheck&, DeoptReason, const EntryFacts&)>
+      deoptAtEntry = {};
 };
 using WordLowering = llvm::Value* (*)(WordCx& cx, const std::vector<llvm::Value*>& args);
 

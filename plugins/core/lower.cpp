@@ -133,8 +133,11 @@ Value* natSub(WordCx& c, const Args& a) {
 }
 template <CmpInst::Predicate P> Value* natCmp(WordCx& c, const Args& a) {
   IRBuilder<>& b = c.b;
+  // Speculating, both are immediates below 2^63: the signed comparison is
+  // the same, and agrees with the (signed) facts LLVM keeps about additions.
+  CmpInst::Predicate q = c.deopt ? ICmpInst::getSignedPredicate(P) : P;
   return onImms(c, a, [&] {
-    Value* r = b.CreateZExt(b.CreateICmp(P, a[0], a[1]), b.getInt64Ty());
+    Value* r = b.CreateZExt(b.CreateICmp(q, a[0], a[1]), b.getInt64Ty());
     return b.CreateOr(b.CreateShl(r, 1), b.getInt64(1));
   });
 }
@@ -142,7 +145,7 @@ Value* idxOf(WordCx& c, const Args& a) { // {n} k: k when k < n
   IRBuilder<>& b = c.b;
   if (c.deopt) { // on immediates, k ≥ n is the primitive's run-time error
     return onImms(c, a, [&] {
-      rt::expectOr(b, b.CreateICmpULT(a[1], a[0]), [&] { c.slow(a); });
+      rt::expectOr(b, b.CreateICmpSLT(a[1], a[0]), [&] { c.slow(a); });
       return a[1];
     });
   }
@@ -175,8 +178,14 @@ Value* arrGet(WordCx& c, const Args& a) {
   Value* inRange = b.CreateICmpULT(i, b.CreateLShr(header, 32));
   Type* ty = m == rt::MType::F64 ? b.getDoubleTy() : b.getInt64Ty();
   c.result = m;
+  // Element k of the index word 2k+1 is at byte 8 + 8k = 4·(2k+1) + 4: an
+  // address linear in the word (no shift), so that LLVM sees the reads of
+  // `get xs (idx (j + 1))`, `get xs (idx (j + 2))`… as consecutive.
   auto load = [&] {
-    return invariantLoad(b, ty, b.CreateGEP(b.getInt64Ty(), p, b.CreateAdd(i, b.getInt64(1))));
+    Value* off = b.CreateAdd(b.CreateShl(a[3], 2), b.getInt64(4));
+    LoadInst* l = invariantLoad(b, ty, b.CreateGEP(b.getInt8Ty(), p, off));
+    l->setAlignment(Align(8));
+    return l;
   };
   if (c.deopt) { // (an index out of range is the primitive's run-time error)
     // A length known from the type (`Array 1024 A`): checked against the
@@ -194,7 +203,26 @@ Value* arrGet(WordCx& c, const Args& a) {
     // Elements of unknown type (a polymorphic reader) may come in any
     // representation: that is not a failed speculation.
     if (m != rt::MType::None) {
-      if (c.deoptAtEntry) c.deoptAtEntry(a[2], headerOk, rt::DeoptReason::ArrayRep);
+      // Past the check at entry, the whole array may be read anywhere in the
+      // function: loads of a loop-invariant element can leave the loop.
+      auto readable = [&](IRBuilder<>& hb, Value* arr) {
+        if (!known) return;
+        Value* ptr = hb.CreateIntToPtr(arr, hb.getPtrTy());
+        uint64_t bytes = 8 * (n->getZExtValue() / 2 + 1);
+        hb.CreateAssumption(hb.getTrue(), {OperandBundleDef("dereferenceable", std::vector<Value*>{ptr, hb.getInt64(bytes)}),
+                                           OperandBundleDef("align", std::vector<Value*>{ptr, hb.getInt64(8)})});
+      };
+      if (c.deoptAtEntry) {
+        // (First that the word is a pointer at all: this check runs before
+        // anything is known of the path to the `get`.)
+        auto pointer = [](IRBuilder<>& hb, Value* w) {
+          return hb.CreateAnd(hb.CreateICmpEQ(hb.CreateAnd(w, 7), hb.getInt64(0)),
+                              hb.CreateICmpNE(w, hb.getInt64(0)));
+        };
+        c.deoptAtEntry(a[2], ~uint64_t(0), pointer, rt::DeoptReason::ArrayRep, nullptr);
+        uint64_t key = uint64_t(rep) << 32 | (known ? n->getZExtValue() : 0);
+        c.deoptAtEntry(a[2], key, headerOk, rt::DeoptReason::ArrayRep, readable);
+      }
       rt::expectOr(b, headerOk(b, a[2]), [&] { c.deopt(rt::DeoptReason::ArrayRep); });
       rt::expectOr(b, inRange, [&] { c.slow(a); });
       return load();
