@@ -27,7 +27,35 @@ public:
     if (!tried_ && !warm_.joinable())
       warm_ = std::thread([this] {
         if (load()) real_->prepare(&wanted_);
+        ready_ = true;
       });
+  }
+  // While LLVM is still loading, the function stays interpreted and is
+  // asked for again at a later call (the warm-up is skipped meanwhile).
+  bool startCompile(Runtime& rt, TopId id, bool& failed) override {
+    failed = false;
+    if (warm_.joinable() && !ready_) {
+      wanted_ = true;
+      return false;
+    }
+    if (!warm_.joinable() && !tried_) { // (no prepare() before: start LLVM now)
+      wanted_ = true;
+      prepare(nullptr);
+      return false;
+    }
+    if (warm_.joinable()) warm_.join();
+    if (!load()) {
+      failed = true;
+      rt.err << fmt::format("warning: the JIT is unavailable ({}); {} stays interpreted\n", error_,
+                            rt.nameOf(id));
+      return false;
+    }
+    compiledAny_ = true;
+    return real_->startCompile(rt, id, failed);
+  }
+  bool anyFinished() const override { return compiledAny_ && real_->anyFinished(); }
+  void settle(Runtime& rt, bool wait, const std::function<void(TopId, Code)>& installed) override {
+    if (real_ && compiledAny_) real_->settle(rt, wait, installed);
   }
   Code compile(Runtime& rt, TopId id) override {
     wanted_ = true;
@@ -94,6 +122,7 @@ private:
   std::string error_;
   std::thread warm_; // prepare(): loads the module and starts LLVM
   std::atomic<bool> wanted_{false}; // a compilation waits for warm_
+  std::atomic<bool> ready_{false};  // warm_ is done
 };
 
 } // namespace

@@ -13,7 +13,11 @@
 
 #include <cctype>
 #include <chrono>
+#include <condition_variable>
 #include <cstring>
+#include <deque>
+#include <mutex>
+#include <thread>
 #include <map>
 #include <set>
 #include <unordered_map>
@@ -191,7 +195,11 @@ public:
       initError_ = toString(std::move(err));
   }
 
+  ~LlvmBackend() override;
   Code compile(Runtime& rt, TopId id) override;
+  bool startCompile(Runtime& rt, TopId id, bool& failed) override;
+  bool anyFinished() const override { return finished_.load(std::memory_order_acquire); }
+  void settle(Runtime& rt, bool wait, const std::function<void(TopId, Code)>& installed) override;
   void remove(const std::vector<TopId>& ids) override;
   void prepare(const std::atomic<bool>* wanted) override {
     if (!started_) start();
@@ -214,6 +222,36 @@ private:
     std::set<TopId> uses; // compiled definitions this code calls directly
     std::vector<void*> lambdas; // code of its inner λs (keys of lambdas_)
   };
+
+  /// One compilation, from IR to installed code.
+  struct Job {
+    TopId id = 0;
+    std::string name, base, workerName;
+    std::chrono::steady_clock::time_point t0;
+    std::unique_ptr<LLVMContext> ctx;
+    std::unique_ptr<Module> mod;
+    std::set<TopId> uses;
+    std::vector<std::pair<std::string, const ETm*>> lambdas;
+    double frontMs = 0, backMs = 0;
+    // Results of back():
+    std::string error, ir;
+    Code entry = nullptr;
+    orc::ResourceTrackerSP tracker;
+    std::vector<std::pair<void*, const ETm*>> lambdaCode;
+  };
+  std::unique_ptr<Job> front(Runtime& rt, TopId id); // nullptr: a warning was printed
+  void back(Job& job);
+  Code install(Runtime& rt, Job& job);
+  void serve();
+  // The background compilation thread and its queues (guarded by mutex_).
+  std::thread worker_;
+  std::mutex mutex_;
+  std::condition_variable wake_, idle_;
+  std::deque<std::unique_ptr<Job>> queue_;
+  std::vector<std::unique_ptr<Job>> done_;
+  size_t pending_ = 0; // started and not yet settled
+  bool stop_ = false;
+  std::atomic<bool> finished_{false};
 
   WorkerInfo workerInfo(Runtime& rt, TopId id);
   void optimize(Module& m);
@@ -926,88 +964,171 @@ void ModuleCompiler::finish() {
 
 // ---------------------------------------------------------------------------
 
-Code LlvmBackend::compile(Runtime& rt, TopId id) {
-  std::string name = rt.nameOf(id);
-  auto t0 = std::chrono::steady_clock::now();
+// Compiling one definition: the IR is built on the calling thread (it reads
+// the runtime's state), optimized and compiled anywhere (it touches only its
+// own LLVMContext and the thread-safe LLJIT), installed on the calling thread.
+std::unique_ptr<LlvmBackend::Job> LlvmBackend::front(Runtime& rt, TopId id) {
+  auto job = std::make_unique<Job>();
+  job->id = id;
+  job->name = rt.nameOf(id);
+  job->t0 = std::chrono::steady_clock::now();
   if (!started_) start();
   if (!jit_) {
     rt.err << fmt::format("warning: the JIT is unavailable ({}); {} stays interpreted\n", initError_,
-                          name);
+                          job->name);
     return nullptr;
   }
   gRt = &rt;
-  auto ctx = std::make_unique<LLVMContext>();
-  auto mod = std::make_unique<Module>(fmt::format("thorin.{}", id), *ctx);
-  mod->setDataLayout(jit_->getDataLayout());
-  std::set<TopId> uses;
-  std::vector<std::pair<std::string, const ETm*>> lambdas;
+  job->ctx = std::make_unique<LLVMContext>();
+  auto newModule = [&] {
+    job->mod = std::make_unique<Module>(fmt::format("thorin.{}", id), *job->ctx);
+    job->mod->setDataLayout(jit_->getDataLayout());
+  };
+  newModule();
   bool withWorkers = true;
   for (;;) {
     try {
-      ModuleCompiler mc(*this, rt, *ctx, *mod);
+      ModuleCompiler mc(*this, rt, *job->ctx, *job->mod);
       mc.root = id;
       mc.noWorkers = !withWorkers;
       mc.entry(id);
       mc.finish();
-      uses = mc.uses;
-      lambdas = mc.lambdas;
+      job->uses = mc.uses;
+      job->lambdas = mc.lambdas;
       break;
     } catch (FnCompiler::Unsupported&) {
       if (!withWorkers) {
         rt.err << fmt::format("warning: cannot compile {} (unsupported construct); it stays interpreted\n",
-                              name);
+                              job->name);
         return nullptr;
       }
       withWorkers = false; // machine-typed code failed: compile on words
-      mod = std::make_unique<Module>(fmt::format("thorin.{}", id), *ctx);
-      mod->setDataLayout(jit_->getDataLayout());
+      newModule();
     }
   }
   std::string verr;
   raw_string_ostream vs(verr);
-  if (verifyModule(*mod, &vs)) {
+  if (verifyModule(*job->mod, &vs)) {
     rt.err << fmt::format("warning: JIT failure for {} (invalid IR: {}); it stays interpreted\n",
-                          name, vs.str().substr(0, 200));
+                          job->name, vs.str().substr(0, 200));
     return nullptr;
   }
-  optimize(*mod);
-  std::string ir;
-  raw_string_ostream os(ir);
-  mod->print(os, nullptr);
-  auto tracker = jit_->getMainJITDylib().createResourceTracker();
-  if (auto err = jit_->addIRModule(tracker, orc::ThreadSafeModule(std::move(mod), std::move(ctx)))) {
-    rt.err << fmt::format("warning: JIT failure for {} ({}); it stays interpreted\n", name,
-                          toString(std::move(err)));
-    return nullptr;
+  job->base = symbolBase(rt, id);
+  if (withWorkers && workerInfo(rt, id).ok) job->workerName = job->base + ".w";
+  job->frontMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - job->t0).count();
+  return job;
+}
+
+void LlvmBackend::back(Job& job) {
+  auto t0 = std::chrono::steady_clock::now();
+  optimize(*job.mod);
+  raw_string_ostream os(job.ir);
+  job.mod->print(os, nullptr);
+  job.tracker = jit_->getMainJITDylib().createResourceTracker();
+  if (auto err = jit_->addIRModule(job.tracker, orc::ThreadSafeModule(std::move(job.mod), std::move(job.ctx)))) {
+    job.error = toString(std::move(err));
+    job.tracker = nullptr;
+    return;
   }
-  std::string base = symbolBase(rt, id);
-  auto sym = jit_->lookup(base);
+  auto sym = jit_->lookup(job.base);
   if (!sym) {
-    rt.err << fmt::format("warning: JIT failure for {} ({}); it stays interpreted\n", name,
-                          toString(sym.takeError()));
-    if (auto err = tracker->remove()) consumeError(std::move(err));
-    return nullptr;
+    job.error = toString(sym.takeError());
+    if (auto err = job.tracker->remove()) consumeError(std::move(err));
+    job.tracker = nullptr;
+    return;
   }
-  Code entry = sym->toPtr<Code>();
-  Compiled c;
+  job.entry = sym->toPtr<Code>();
   // Where its inner λs' code is, so that a normal form read back from their
   // closures gets the λs' own parameter names.
-  for (auto& [lname, lam] : lambdas)
-    if (auto ls = jit_->lookup(lname)) {
-      void* addr = ls->toPtr<void*>();
-      lambdas_[addr] = lam;
-      c.lambdas.push_back(addr);
-    } else {
+  for (auto& [lname, lam] : job.lambdas)
+    if (auto ls = jit_->lookup(lname))
+      job.lambdaCode.push_back({ls->toPtr<void*>(), lam});
+    else
       consumeError(ls.takeError());
-    }
-  c.tracker = tracker;
-  c.ir = std::move(ir);
-  c.uses = std::move(uses);
-  if (withWorkers && workerInfo(rt, id).ok) c.workerName = base + ".w";
-  compiled_[id] = std::move(c);
-  rt.global(id).compileMs =
-      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-  return entry;
+  job.backMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+}
+
+Code LlvmBackend::install(Runtime& rt, Job& job) {
+  if (!job.entry) {
+    rt.err << fmt::format("warning: JIT failure for {} ({}); it stays interpreted\n", job.name, job.error);
+    return nullptr;
+  }
+  Compiled c;
+  for (auto& [addr, lam] : job.lambdaCode) {
+    lambdas_[addr] = lam;
+    c.lambdas.push_back(addr);
+  }
+  c.tracker = job.tracker;
+  c.ir = std::move(job.ir);
+  c.uses = std::move(job.uses);
+  c.workerName = job.workerName;
+  compiled_[job.id] = std::move(c);
+  rt.global(job.id).compileMs = job.frontMs + job.backMs;
+  return job.entry;
+}
+
+Code LlvmBackend::compile(Runtime& rt, TopId id) { // (the caller settled: nothing runs beside it)
+  auto job = front(rt, id);
+  if (!job) return nullptr;
+  back(*job);
+  return install(rt, *job);
+}
+
+bool LlvmBackend::startCompile(Runtime& rt, TopId id, bool& failed) {
+  failed = false;
+  auto job = front(rt, id);
+  if (!job) {
+    failed = true;
+    return false;
+  }
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (!worker_.joinable()) worker_ = std::thread([this] { serve(); });
+  ++pending_;
+  queue_.push_back(std::move(job));
+  wake_.notify_one();
+  return true;
+}
+
+// The background thread: runs the back half of queued jobs, in order.
+void LlvmBackend::serve() {
+  std::unique_lock<std::mutex> lock(mutex_);
+  for (;;) {
+    wake_.wait(lock, [&] { return stop_ || !queue_.empty(); });
+    if (queue_.empty()) return; // (stop_)
+    std::unique_ptr<Job> job = std::move(queue_.front());
+    queue_.pop_front();
+    lock.unlock();
+    back(*job);
+    lock.lock();
+    done_.push_back(std::move(job));
+    finished_.store(true, std::memory_order_release);
+    idle_.notify_all();
+  }
+}
+
+void LlvmBackend::settle(Runtime& rt, bool wait, const std::function<void(TopId, Code)>& installed) {
+  std::vector<std::unique_ptr<Job>> done;
+  {
+    std::unique_lock<std::mutex> lock(mutex_);
+    if (wait) idle_.wait(lock, [&] { return done_.size() == pending_; });
+    done.swap(done_);
+    pending_ -= done.size();
+    finished_.store(false, std::memory_order_relaxed);
+  }
+  for (auto& job : done)
+    installed(job->id, install(rt, *job));
+}
+
+LlvmBackend::~LlvmBackend() {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    stop_ = true;
+    wake_.notify_all();
+  }
+  if (worker_.joinable()) worker_.join();
+  // (Jobs hold resource trackers of jit_, which goes first among the members.)
+  queue_.clear();
+  done_.clear();
 }
 
 void LlvmBackend::remove(const std::vector<TopId>& ids) {

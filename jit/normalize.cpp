@@ -335,6 +335,7 @@ Tm* Runtime::normalize(World& w, Arena& out, Tm* t, Val* ty) {
     return leave("the term is too deep");
   }
   HeapRun run(*this);
+  SettleAtEnd settle{*this};
   Budget budget(kTimeBudget, kHeapBudget, kStackBudget);
   try {
     V v = eval(e, nullptr);

@@ -117,6 +117,7 @@ TopId* Runtime::findSpec(const std::string& key) {
 // Drops the specializations that unfolded any of `ids`, their code, and the
 // specialized bodies that call them (erased again when next needed).
 void Runtime::dropSpecs(const std::vector<TopId>& ids) {
+  settleJit(true);
   std::vector<TopId> gone;
   for (size_t i = 0; i < specInfo_.size(); ++i) {
     SpecInfo& s = specInfo_[i];
@@ -150,31 +151,101 @@ void Runtime::dropSpecs(const std::vector<TopId>& ids) {
 }
 
 void Runtime::noteCall(TopId id) {
+  if (jobs_ && backend->anyFinished()) [[unlikely]]
+    settleJit(false);
   Global& g = erased(id);
-  if (++g.calls == opts.threshold && opts.mode == JitMode::Lazy) compile(id);
+  if (++g.calls >= opts.threshold && opts.mode == JitMode::Lazy && !g.compiled && !g.compiling &&
+      !g.compileFailed)
+    requestCompile(id);
+}
+
+// The top-level functions `t` calls directly.
+static void directCallees(ETm* t, std::vector<TopId>& out) {
+  if (t->tag == ETag::App && t->a->tag == ETag::Global &&
+      std::find(out.begin(), out.end(), t->a->n) == out.end())
+    out.push_back(t->a->n);
+  forEachChild(t, 0, [&](ETm* c, uint32_t) { directCallees(c, out); });
+}
+
+void Runtime::requestCompile(TopId id) {
+  Global& g = erased(id);
+  if (!backend || g.arity == 0) return;
+  // The first compilation waits: while nothing is compiled, the interpreter
+  // (some 50× slower) gains little beside it, and the compiler would share
+  // the machine with it. Later ones (a driver loop whose callees run
+  // compiled already) go to the background.
+  if (!opts.background || !compiledAny_) {
+    compile(id);
+    return;
+  }
+  // A callee being compiled first: wait for it (at a later call), so that
+  // this code calls the callee's code directly, not through the runtime.
+  if (!g.calleesKnown) {
+    directCallees(g.body, g.callees);
+    g.calleesKnown = true;
+  }
+  for (TopId c : global(id).callees)
+    if (c != id && global(c).compiling) return;
+  bool failed = false;
+  if (backend->startCompile(*this, id, failed)) {
+    global(id).compiling = true;
+    ++jobs_;
+  } else if (failed) {
+    global(id).compileFailed = true;
+  } else if (Global& g = global(id); !g.wanted) { // LLVM is still starting: asked again later
+    g.wanted = true;
+    wanted_.push_back(id);
+  }
+}
+
+void Runtime::finishJit() {
+  std::vector<TopId> ids;
+  ids.swap(wanted_);
+  for (TopId id : ids) {
+    Global& g = global(id);
+    if (!g.wanted) continue; // (reset since)
+    g.wanted = false;
+    if (!g.compiled && !g.compiling && !g.compileFailed && g.calls >= opts.threshold) compile(id);
+  }
+  settleJit(true);
+}
+
+void Runtime::settleJit(bool wait) {
+  if (!jobs_ || !backend) return;
+  backend->settle(*this, wait, [&](TopId id, Code c) {
+    --jobs_;
+    installCompiled(id, c);
+  });
+}
+
+void Runtime::installCompiled(TopId id, Code c) {
+  Global& g = global(id);
+  g.compiling = false;
+  if (!c) {
+    g.compileFailed = true;
+    return;
+  }
+  g.compiled = c;
+  compiledAny_ = true;
+  entryOwner_[c] = id;
+  g.epoch = 0; // its value (a closure) is rebuilt with the compiled entry
+  if (opts.stats) err << fmt::format("jit: compiled {} in {:.2f} ms\n", nameOf(id), g.compileMs);
 }
 
 bool Runtime::compile(TopId id) {
+  settleJit(true); // (one compilation at a time: LLVM's target machine is shared)
   Global& g = erased(id);
-  if (g.compiled || g.compileFailed || !backend || g.arity == 0) return g.compiled != nullptr;
-  Code c = backend->compile(*this, id);
-  Global& g2 = global(id);
-  if (!c) {
-    g2.compileFailed = true;
-    return false;
-  }
-  g2.compiled = c;
-  entryOwner_[c] = id;
-  g2.epoch = 0; // its value (a closure) is rebuilt with the compiled entry
-  if (opts.stats)
-    err << fmt::format("jit: compiled {} in {:.2f} ms\n", nameOf(id), g2.compileMs);
-  return true;
+  if (g.compiled || g.compiling || g.compileFailed || !backend || g.arity == 0)
+    return g.compiled != nullptr;
+  installCompiled(id, backend->compile(*this, id));
+  return global(id).compiled != nullptr;
 }
 
 void Runtime::deoptimize(const Deopt& d) {
   Global& g = global(d.owner);
   if (g.noSpeculate) // (its code was compiled without speculation: cannot happen)
     throw Error{fmt::format("internal error: {} deoptimized twice", nameOf(d.owner)), 0};
+  settleJit(true);
   g.noSpeculate = true;
   ++g.deopts;
   if (opts.stats)
@@ -191,6 +262,7 @@ void Runtime::deoptimize(const Deopt& d) {
 
 void Runtime::invalidate(World& w, TopId id) {
   if (&w != w_ || id >= globals.size()) return;
+  settleJit(true);
   dropSpecs({id});
   if (globals[id].compiled && backend) backend->remove({id}); // (and its dependents)
   globals[id] = Global{};
@@ -198,6 +270,7 @@ void Runtime::invalidate(World& w, TopId id) {
 
 void Runtime::forgetFrom(World& w, TopId first) {
   if (&w != w_ || first >= globals.size()) return;
+  settleJit(true);
   std::vector<TopId> gone, all;
   for (TopId id = first; id < globals.size(); ++id) {
     all.push_back(id);
@@ -288,6 +361,7 @@ std::string Runtime::show(V v, Val* ty) {
 
 void Runtime::useWorld(World& w) {
   if (&w != w_) { // a new world (a reload): nothing compiled for the old one applies
+    settleJit(true);
     if (backend) {
       std::vector<TopId> all;
       for (TopId id = 0; id < globals.size(); ++id)
@@ -297,6 +371,7 @@ void Runtime::useWorld(World& w) {
     for (size_t i = 0; i < specs_.size(); ++i)
       if (specs_[i].compiled && backend) backend->remove({kSpecBase + TopId(i)});
     globals.clear();
+    wanted_.clear();
     entryOwner_.clear();
     specs_.clear();
     specInfo_.clear();
@@ -353,6 +428,7 @@ Val* Runtime::closedCall(World& w, TopId id, Val* const* args, uint32_t n) {
   const std::string* res = axiomName(w, ty);
   if (!res) return nullptr;
   HeapRun run(*this);
+  SettleAtEnd settle{*this};
   V words[8];
   for (uint32_t i = 0; i < n; ++i)
     words[i] = wordOfLit(args[i]);
@@ -392,6 +468,7 @@ std::string Runtime::run(World& w, Tm* t, Val* ty, Span where, bool bare) {
       r.runningProgram = false;
     }
   } notRunning{*this};
+  SettleAtEnd settle{*this};
   struct Reset {
     ~Reset() { resetHeap(); }
   } reset;

@@ -5,6 +5,7 @@
 #pragma once
 #include <atomic>
 #include <deque>
+#include <functional>
 #include <memory>
 #include <unordered_map>
 #include <string>
@@ -24,6 +25,12 @@ struct JitOptions {
   // small scripts call twice (+30–40 ms); see bench/RESULTS.md.
   uint64_t threshold = 100;
   bool stats = false;     // print one line per compiled function to stderr
+  // Lazy mode: compile on a background thread while the interpreter goes on
+  // (--jit-sync: on the calling thread, which waits; for reproducible tests).
+  bool background = true;
+  // At the end of each run, compile what became hot and wait for the
+  // background (the REPL); otherwise compilations carry over to later runs.
+  bool finishRuns = false;
 };
 
 /// What the runtime knows about one top-level definition (or specialization).
@@ -40,6 +47,10 @@ struct Global {
   bool computing = false; // a constant whose value is being computed
   // Tier 1.
   Code compiled = nullptr; // uniform entry (boxed arguments)
+  bool compiling = false;  // being compiled in the background
+  bool wanted = false;     // hot, waiting for LLVM to start
+  std::vector<TopId> callees; // top-level functions its body calls (once calleesKnown)
+  bool calleesKnown = false;
   bool compileFailed = false;
   bool noSpeculate = false; // its speculation failed once (a Deopt): compiled without
   uint32_t deopts = 0;
@@ -75,7 +86,24 @@ public:
   /// Compiles `id` (and what it needs); returns its entry, or nullptr after
   /// printing a one-line warning.
   virtual Code compile(class Runtime& rt, TopId id) = 0;
-  /// Removes the compiled code of these definitions.
+  /// Starts compiling `id` on a background thread (the caller keeps
+  /// interpreting it). False if not started: `failed` says whether it never
+  /// will be (after a warning), else it may be asked again later.
+  virtual bool startCompile(class Runtime& rt, TopId id, bool& failed) {
+    failed = false;
+    (void)rt, (void)id;
+    return false;
+  }
+  /// Has a background compilation finished since the last settle()? (One
+  /// atomic load: asked at every interpreted call.)
+  virtual bool anyFinished() const { return false; }
+  /// Installs the finished background compilations (all started ones if
+  /// `wait`), calling `installed` with each one's entry (nullptr: it failed,
+  /// after a warning).
+  virtual void settle(class Runtime& rt, bool wait, const std::function<void(TopId, Code)>& installed) {
+    (void)rt, (void)wait, (void)installed;
+  }
+  /// Removes the compiled code of these definitions (settle first).
   virtual void remove(const std::vector<TopId>& ids) = 0;
   /// The optimized LLVM IR of a compiled definition ("" if none).
   virtual std::string ir(TopId id) = 0;
@@ -135,9 +163,17 @@ public:
   /// it into `result` and returns null; otherwise returns the environment of
   /// its parameters, for its body to be interpreted.
   struct IEnv* enterGlobal(TopId id, const V* args, V* result);
-  /// Counts a call; compiles the function when it becomes hot.
+  /// Counts a call; compiles the function when it becomes hot. Installs
+  /// what background compilations have finished.
   void noteCall(TopId id);
+  /// Compiles `id` now (after installing all background compilations).
   bool compile(TopId id);
+  /// Installs finished background compilations; all of them if `wait`
+  /// (before compiled code is removed, and at the end of each run).
+  void settleJit(bool wait);
+  /// At the end of a run (with opts.finishRuns): compiles what waits for
+  /// LLVM to start, then settles.
+  void finishJit();
   /// After a Deopt: `d.owner` is compiled without speculation from now on,
   /// and all compiled code is dropped (it may contain copies of the owner's);
   /// the caller runs again.
@@ -175,6 +211,21 @@ public:
 
 private:
   std::string show(V v, Val* ty);
+  void requestCompile(TopId id);
+  void installCompiled(TopId id, Code c);
+  size_t jobs_ = 0; // background compilations not yet installed
+  bool compiledAny_ = false; // (the first compilation is not in the background)
+  std::vector<TopId> wanted_; // hot before LLVM was ready (Global::wanted)
+  /// Settles the JIT when a run ends, however it ends.
+  struct SettleAtEnd {
+    Runtime& rt;
+    ~SettleAtEnd() {
+      try {
+        if (rt.opts.finishRuns) rt.finishJit();
+      } catch (...) {
+      }
+    }
+  };
   void dropSpecs(const std::vector<TopId>& ids);
   std::deque<Global> specs_;
   std::deque<SpecInfo> specInfo_;

@@ -49,6 +49,9 @@ options:
   --jit=MODE      off | lazy (compile hot functions, the default) | eager
   --jit-threshold N   calls before a function is compiled (default 100)
   --jit-stats     print each compilation (name, time) to stderr
+  --jit-sync      compile hot functions on the calling thread, which waits
+                  (by default they compile in the background while the
+                  interpreter goes on)
   -h, --help      show this help
   --version       show the version
 
@@ -124,6 +127,9 @@ int realMain(void* p) {
     std::cout.flush();
     return status;
   }
+  // In the REPL each evaluation ends with the JIT settled: `:jit` then shows
+  // what the evaluation compiled, as it did.
+  runtime.opts.finishRuns = true;
   Session s(std::cout, std::cerr, args.opts);
   if (!args.files.empty()) s.load(args.files);
   bool tty = isatty(STDIN_FILENO);
@@ -196,6 +202,8 @@ int main(int argc, char** argv) {
       args.jit.threshold = n;
     } else if (a == "--jit-stats") {
       args.jit.stats = true;
+    } else if (a == "--jit-sync") {
+      args.jit.background = false;
     } else if (a == "--watch") {
       if (!args.run) {
         std::cerr << "thorin: --watch goes with run: thorin run --watch FILE\n";

@@ -123,7 +123,7 @@ loop @ : I64 → I64 → I64 = λ i acc. if i == 0 then acc else loop (i - 1) (a
     # Normal forms by running code: which directives take that path (the
     # outputs themselves are compared with the evaluator's by run/nf_by_running).
     nf = os.path.join(os.path.dirname(__file__), "..", "run", "nf_by_running.thorin")
-    p = subprocess.run([thorin, "check", "--jit-stats", "--jit-threshold", "1", nf],
+    p = subprocess.run([thorin, "check", "--jit-stats", "--jit-sync", "--jit-threshold", "1", nf],
                        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, timeout=120)
     notes = re.findall(r"^jit: normal form (.*)$", p.stderr.decode(), re.M)
     counts = {n: notes.count(n) for n in set(notes)}
@@ -140,10 +140,29 @@ loop @ : I64 → I64 → I64 = λ i acc. if i == 0 then acc else loop (i - 1) (a
     expect("normal form" not in p.stderr.decode(), "--jit=off leaves normal forms to the evaluator",
            p.stderr.decode())
 
+    # Background compilation: the first hot function compiles on the calling
+    # thread; the next (a driver whose callee runs compiled) in the background
+    # while the interpreter goes on. The REPL settles each evaluation, so
+    # :jit lists both right after, and the answers are the interpreter's.
+    prog = """:set jit-threshold 5
+step : I64 → I64 → I64 = λ i acc. if i == 0 then acc else step (i - 1) (acc + i % 7)
+drive : I64 → I64 → I64 = λ r acc. if r == 0 then acc else drive (r - 1) (step 2000 acc)
+:eval drive 400 0
+:jit
+"""
+    out = repl(thorin, prog, "--jit-stats")
+    ref = repl(thorin, prog, "--jit=off")
+    answer = [l for l in out.splitlines() if not l.startswith("jit:")][0]
+    expect(answer == ref.splitlines()[0] == "2400000", "the driver's answer", out + ref)
+    expect(set(compiled(out)[0]) == {"step", "drive"}, "both are compiled by the end of the evaluation",
+           out)
+    expect(out.count("jit: compiled step") == 1 and out.count("jit: compiled drive") == 1,
+           "each is compiled once", out)
+
     # Deoptimization (its answers are checked by run/deopt): each function
     # whose speculation fails leaves it once, and is compiled again without.
     dz = os.path.join(os.path.dirname(__file__), "..", "run", "deopt.thorin")
-    p = subprocess.run([thorin, "run", "--jit-stats", dz], stdout=subprocess.DEVNULL,
+    p = subprocess.run([thorin, "run", "--jit-stats", "--jit-sync", dz], stdout=subprocess.DEVNULL,
                        stderr=subprocess.PIPE, timeout=120)
     err = p.stderr.decode()
     deopts = re.findall(r"^jit: (\S+) met (.*): recompiling it without speculation, running again$",
