@@ -1,6 +1,7 @@
 #include "eval.hpp"
 
 #include <stdexcept>
+#include <vector>
 
 #include "axiom.hpp"
 #include "guard.hpp"
@@ -299,20 +300,64 @@ static Val* envAt(Env* e, Ix i) {
   return e->v;
 }
 
-static Val* evalApp(World& w, Env* env, Tm* t) {
-  // Evaluate a whole application spine `h a₁ … aₙ` and apply it at once.
-  constexpr size_t kMax = 16;
-  Tm* apps[kMax];
+// A spine of more than kShort arguments, or one whose variables reach deep
+// into the environment (a meta applied to its whole context): all arguments
+// at once, and the variables through one walk of the environment — looked up
+// one by one, k variables of a k-deep context would cost k² steps.
+[[gnu::noinline]] static Val* evalLongApp(World& w, Env* env, Tm* t) {
   size_t n = 0;
   Tm* h = t;
-  while (h->tag == TTag::App && n < kMax) {
+  for (; h->tag == TTag::App; h = h->a)
+    ++n;
+  Tm** apps = w.scratch.array<Tm*>(n);
+  Val** args = w.scratch.array<Val*>(n);
+  Icit* icits = w.scratch.array<Icit>(n);
+  Ix deepest = h->tag == TTag::Var ? h->n : 0;
+  size_t k = n;
+  for (Tm* a = t; a->tag == TTag::App; a = a->a) {
+    apps[--k] = a;
+    if (a->b->tag == TTag::Var && a->b->n > deepest) deepest = a->b->n;
+  }
+  // (A stack of frames shared by nested calls, addressed by offset: it may
+  // move when it grows.)
+  thread_local std::vector<Val*> frames;
+  struct Frame {
+    size_t base;
+    ~Frame() { frames.resize(base); }
+  } frame{frames.size()};
+  frames.resize(frame.base + deepest + 1);
+  Env* e = env;
+  for (Ix i = 0; i <= deepest && e; ++i, e = e->prev)
+    frames[frame.base + i] = e->v;
+  auto var = [&](Ix i) { return frames[frame.base + i]; };
+  Val* f = h->tag == TTag::Var ? var(h->n) : eval(w, env, h);
+  for (size_t i = 0; i < n; ++i) {
+    Tm* a = apps[i];
+    args[i] = a->b->tag == TTag::Var ? var(a->b->n) : eval(w, env, a->b);
+    icits[i] = a->icit;
+  }
+  return vApps(w, f, args, icits, n);
+}
+
+static Val* evalApp(World& w, Env* env, Tm* t) {
+  // Evaluate a whole application spine `h a₁ … aₙ` and apply it at once.
+  constexpr size_t kShort = 16;
+  constexpr Ix kDeep = 32;
+  Tm* apps[kShort];
+  size_t n = 0;
+  Tm* h = t;
+  Ix deepest = 0;
+  while (h->tag == TTag::App && n < kShort) {
     apps[n++] = h;
+    if (h->b->tag == TTag::Var && h->b->n > deepest) deepest = h->b->n;
     h = h->a;
   }
+  if (h->tag == TTag::App || deepest >= kDeep) [[unlikely]]
+    return evalLongApp(w, env, t);
   // Variables (the common case in arguments) are looked up in place.
   Val* f = h->tag == TTag::Var ? envAt(env, h->n) : eval(w, env, h);
-  Val* args[kMax];
-  Icit icits[kMax];
+  Val* args[kShort];
+  Icit icits[kShort];
   for (size_t i = 0; i < n; ++i) {
     Tm* a = apps[n - 1 - i];
     args[i] = a->b->tag == TTag::Var ? envAt(env, a->b->n) : eval(w, env, a->b);
