@@ -192,22 +192,7 @@ void Runtime::requestCompile(TopId id) {
     ++jobs_;
   } else if (failed) {
     global(id).compileFailed = true;
-  } else if (Global& g = global(id); !g.wanted) { // LLVM is still starting: asked again later
-    g.wanted = true;
-    wanted_.push_back(id);
-  }
-}
-
-void Runtime::finishJit() {
-  std::vector<TopId> ids;
-  ids.swap(wanted_);
-  for (TopId id : ids) {
-    Global& g = global(id);
-    if (!g.wanted) continue; // (reset since)
-    g.wanted = false;
-    if (!g.compiled && !g.compiling && !g.compileFailed && g.calls >= opts.threshold) compile(id);
-  }
-  settleJit(true);
+  } // (else LLVM is still starting: asked again at a later call)
 }
 
 void Runtime::settleJit(bool wait) {
@@ -242,12 +227,11 @@ bool Runtime::compile(TopId id) {
 }
 
 void Runtime::deoptimize(const Deopt& d) {
+  settleJit(true);
   Global& g = global(d.owner);
   if (g.noSpeculate) // (its code was compiled without speculation: cannot happen)
     throw Error{fmt::format("internal error: {} deoptimized twice", nameOf(d.owner)), 0};
-  settleJit(true);
   g.noSpeculate = true;
-  ++g.deopts;
   if (opts.stats)
     err << fmt::format("jit: {} met {}: recompiling it without speculation, running again\n",
                        nameOf(d.owner), deoptReasonText(d.reason));
@@ -371,7 +355,6 @@ void Runtime::useWorld(World& w) {
     for (size_t i = 0; i < specs_.size(); ++i)
       if (specs_[i].compiled && backend) backend->remove({kSpecBase + TopId(i)});
     globals.clear();
-    wanted_.clear();
     entryOwner_.clear();
     specs_.clear();
     specInfo_.clear();

@@ -28,8 +28,8 @@ struct JitOptions {
   // Lazy mode: compile on a background thread while the interpreter goes on
   // (--jit-sync: on the calling thread, which waits; for reproducible tests).
   bool background = true;
-  // At the end of each run, compile what became hot and wait for the
-  // background (the REPL); otherwise compilations carry over to later runs.
+  // At the end of each run, wait for the background compilations (the
+  // REPL); otherwise they carry over to later runs.
   bool finishRuns = false;
 };
 
@@ -48,12 +48,10 @@ struct Global {
   // Tier 1.
   Code compiled = nullptr; // uniform entry (boxed arguments)
   bool compiling = false;  // being compiled in the background
-  bool wanted = false;     // hot, waiting for LLVM to start
   std::vector<TopId> callees; // top-level functions its body calls (once calleesKnown)
   bool calleesKnown = false;
   bool compileFailed = false;
   bool noSpeculate = false; // its speculation failed once (a Deopt): compiled without
-  uint32_t deopts = 0;
   double compileMs = 0;
 };
 
@@ -171,9 +169,6 @@ public:
   /// Installs finished background compilations; all of them if `wait`
   /// (before compiled code is removed, and at the end of each run).
   void settleJit(bool wait);
-  /// At the end of a run (with opts.finishRuns): compiles what waits for
-  /// LLVM to start, then settles.
-  void finishJit();
   /// After a Deopt: `d.owner` is compiled without speculation from now on,
   /// and all compiled code is dropped (it may contain copies of the owner's);
   /// the caller runs again.
@@ -215,13 +210,12 @@ private:
   void installCompiled(TopId id, Code c);
   size_t jobs_ = 0; // background compilations not yet installed
   bool compiledAny_ = false; // (the first compilation is not in the background)
-  std::vector<TopId> wanted_; // hot before LLVM was ready (Global::wanted)
   /// Settles the JIT when a run ends, however it ends.
   struct SettleAtEnd {
     Runtime& rt;
     ~SettleAtEnd() {
       try {
-        if (rt.opts.finishRuns) rt.finishJit();
+        if (rt.opts.finishRuns) rt.settleJit(true);
       } catch (...) {
       }
     }

@@ -393,8 +393,8 @@ void Repl::cmdJit(const std::string&) {
     const rt::Global& g = r->global(id);
     if (!g.compiled) continue;
     any = true;
-    out_ << fmt::format("{:<20} {:>10} calls  compiled in {:.2f} ms\n", r->nameOf(id), g.calls,
-                        g.compileMs);
+    out_ << fmt::format("{:<20} {:>10} calls  compiled in {:.2f} ms{}\n", r->nameOf(id), g.calls,
+                        g.compileMs, g.noSpeculate ? " (deoptimized: without speculation)" : "");
   }
   if (!any && r->opts.mode != rt::JitMode::Off)
     out_ << fmt::format("no compiled functions yet (a function is compiled after {} calls)\n",
