@@ -16,10 +16,10 @@
 #include <condition_variable>
 #include <cstring>
 #include <deque>
-#include <mutex>
-#include <thread>
 #include <map>
+#include <mutex>
 #include <set>
+#include <thread>
 #include <unordered_map>
 
 #include <llvm/ExecutionEngine/Orc/LLJIT.h>
@@ -30,11 +30,11 @@
 #include <llvm/IR/Module.h>
 #include <llvm/IR/Verifier.h>
 #include <llvm/Passes/PassBuilder.h>
+#include <llvm/Support/TargetSelect.h>
+#include <llvm/Support/raw_ostream.h>
+#include <llvm/Target/TargetMachine.h>
 #include <llvm/Transforms/InstCombine/InstCombine.h>
 #include <llvm/Transforms/Vectorize/SLPVectorizer.h>
-#include <llvm/Support/TargetSelect.h>
-#include <llvm/Target/TargetMachine.h>
-#include <llvm/Support/raw_ostream.h>
 
 #include "axiom.hpp"
 #include "eval.hpp"
@@ -711,8 +711,10 @@ public:
           b_.CreateCall(mc_.h_.deopt, {b_.getInt32(owner_), b_.getInt32(uint32_t(r))});
         };
       if (speculate_ && checksEnd_)
-        cx.deoptAtEntry = [this](Value* v, uint64_t key, const WordCx::EntryCheck& cond, DeoptReason r,
-                                 const WordCx::EntryFacts& facts) { deoptAtEntry(v, key, cond, r, facts); };
+        cx.deoptAtEntry = [this](Value* v, uint64_t key, const WordCx::EntryCheck& cond,
+                                 DeoptReason r, const WordCx::EntryFacts& facts) {
+          deoptAtEntry(v, key, cond, r, facts);
+        };
       Value* r = wl(cx, args);
       return {r, cx.result};
     }
@@ -864,7 +866,8 @@ private:
   void deoptAtEntry(Value* v, uint64_t key, const WordCx::EntryCheck& cond, DeoptReason r,
                     const WordCx::EntryFacts& facts) {
     auto it = std::find(params_.begin(), params_.end(), v);
-    if (it == params_.end() || !entryChecks_.insert({unsigned(it - params_.begin()), key}).second) return;
+    if (it == params_.end() || !entryChecks_.insert({unsigned(it - params_.begin()), key}).second)
+      return;
     IRBuilder<> b(checksEnd_->getTerminator());
     Value* ok = cond(b, f_->getArg(unsigned(it - params_.begin())));
     BasicBlock* next = checksEnd_->splitBasicBlock(checksEnd_->getTerminator(), "checked");
@@ -974,8 +977,8 @@ std::unique_ptr<LlvmBackend::Job> LlvmBackend::front(Runtime& rt, TopId id) {
   job->t0 = std::chrono::steady_clock::now();
   if (!started_) start();
   if (!jit_) {
-    rt.err << fmt::format("warning: the JIT is unavailable ({}); {} stays interpreted\n", initError_,
-                          job->name);
+    rt.err << fmt::format("warning: the JIT is unavailable ({}); {} stays interpreted\n",
+                          initError_, job->name);
     return nullptr;
   }
   gRt = &rt;
@@ -998,8 +1001,9 @@ std::unique_ptr<LlvmBackend::Job> LlvmBackend::front(Runtime& rt, TopId id) {
       break;
     } catch (FnCompiler::Unsupported&) {
       if (!withWorkers) {
-        rt.err << fmt::format("warning: cannot compile {} (unsupported construct); it stays interpreted\n",
-                              job->name);
+        rt.err << fmt::format(
+            "warning: cannot compile {} (unsupported construct); it stays interpreted\n",
+            job->name);
         return nullptr;
       }
       withWorkers = false; // machine-typed code failed: compile on words
@@ -1015,7 +1019,8 @@ std::unique_ptr<LlvmBackend::Job> LlvmBackend::front(Runtime& rt, TopId id) {
   }
   job->base = symbolBase(rt, id);
   if (withWorkers && workerInfo(rt, id).ok) job->workerName = job->base + ".w";
-  job->frontMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - job->t0).count();
+  job->frontMs =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - job->t0).count();
   return job;
 }
 
@@ -1025,7 +1030,8 @@ void LlvmBackend::back(Job& job) {
   raw_string_ostream os(job.ir);
   job.mod->print(os, nullptr);
   job.tracker = jit_->getMainJITDylib().createResourceTracker();
-  if (auto err = jit_->addIRModule(job.tracker, orc::ThreadSafeModule(std::move(job.mod), std::move(job.ctx)))) {
+  if (auto err = jit_->addIRModule(job.tracker,
+                                   orc::ThreadSafeModule(std::move(job.mod), std::move(job.ctx)))) {
     job.error = toString(std::move(err));
     job.tracker = nullptr;
     return;
@@ -1045,12 +1051,14 @@ void LlvmBackend::back(Job& job) {
       job.lambdaCode.push_back({ls->toPtr<void*>(), lam});
     else
       consumeError(ls.takeError());
-  job.backMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  job.backMs =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
 }
 
 Code LlvmBackend::install(Runtime& rt, Job& job) {
   if (!job.entry) {
-    rt.err << fmt::format("warning: JIT failure for {} ({}); it stays interpreted\n", job.name, job.error);
+    rt.err << fmt::format("warning: JIT failure for {} ({}); it stays interpreted\n", job.name,
+                          job.error);
     return nullptr;
   }
   Compiled c;
@@ -1106,7 +1114,8 @@ void LlvmBackend::serve() {
   }
 }
 
-void LlvmBackend::settle(Runtime& rt, bool wait, const std::function<void(TopId, Code)>& installed) {
+void LlvmBackend::settle(Runtime& rt, bool wait,
+                         const std::function<void(TopId, Code)>& installed) {
   std::vector<std::unique_ptr<Job>> done;
   {
     std::unique_lock<std::mutex> lock(mutex_);

@@ -7,8 +7,8 @@
 #include <deque>
 #include <functional>
 #include <memory>
-#include <unordered_map>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "erase.hpp"
@@ -98,7 +98,8 @@ public:
   /// Installs the finished background compilations (all started ones if
   /// `wait`), calling `installed` with each one's entry (nullptr: it failed,
   /// after a warning).
-  virtual void settle(class Runtime& rt, bool wait, const std::function<void(TopId, Code)>& installed) {
+  virtual void settle(class Runtime& rt, bool wait,
+                      const std::function<void(TopId, Code)>& installed) {
     (void)rt, (void)wait, (void)installed;
   }
   /// Removes the compiled code of these definitions (settle first).
@@ -208,7 +209,7 @@ private:
   std::string show(V v, Val* ty);
   void requestCompile(TopId id);
   void installCompiled(TopId id, Code c);
-  size_t jobs_ = 0; // background compilations not yet installed
+  size_t jobs_ = 0;          // background compilations not yet installed
   bool compiledAny_ = false; // (the first compilation is not in the background)
   /// Settles the JIT when a run ends, however it ends.
   struct SettleAtEnd {

@@ -209,8 +209,10 @@ Value* arrGet(WordCx& c, const Args& a) {
         if (!known) return;
         Value* ptr = hb.CreateIntToPtr(arr, hb.getPtrTy());
         uint64_t bytes = 8 * (n->getZExtValue() / 2 + 1);
-        hb.CreateAssumption(hb.getTrue(), {OperandBundleDef("dereferenceable", std::vector<Value*>{ptr, hb.getInt64(bytes)}),
-                                           OperandBundleDef("align", std::vector<Value*>{ptr, hb.getInt64(8)})});
+        hb.CreateAssumption(
+            hb.getTrue(),
+            {OperandBundleDef("dereferenceable", std::vector<Value*>{ptr, hb.getInt64(bytes)}),
+             OperandBundleDef("align", std::vector<Value*>{ptr, hb.getInt64(8)})});
       };
       if (c.deoptAtEntry) {
         // (First that the word is a pointer at all: this check runs before
