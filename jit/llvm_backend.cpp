@@ -1106,7 +1106,12 @@ void LlvmBackend::serve() {
     std::unique_ptr<Job> job = std::move(queue_.front());
     queue_.pop_front();
     lock.unlock();
-    back(*job);
+    try {
+      back(*job);
+    } catch (std::exception& e) { // (out of memory: the function stays interpreted)
+      job->entry = nullptr;
+      job->error = e.what();
+    }
     lock.lock();
     done_.push_back(std::move(job));
     finished_.store(true, std::memory_order_release);
