@@ -197,6 +197,7 @@ const char* deoptReasonText(DeoptReason r) {
   switch (r) {
   case DeoptReason::BigNat: return "a Nat of 2^62 or more";
   case DeoptReason::ArrayRep: return "an array in another representation";
+  case DeoptReason::BigNatParam: return "a Nat parameter of 2^61 or more";
   }
   return "an unexpected value";
 }

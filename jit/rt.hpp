@@ -125,10 +125,11 @@ struct Error {
 };
 [[noreturn]] void fail(const char* msg, uint32_t span);
 /// Compiled code met a case its speculation left out (a `Nat` of 2^62 or
-/// more, an array in another representation than its element type implies):
+/// more, a `Nat` parameter of a loop of 2^61 or more, an array in another
+/// representation than its element type implies):
 /// the run starts again with `owner`'s code compiled without speculation.
 /// Programs are pure, so running again gives the same result.
-enum class DeoptReason : uint32_t { BigNat, ArrayRep };
+enum class DeoptReason : uint32_t { BigNat, ArrayRep, BigNatParam };
 const char* deoptReasonText(DeoptReason r);
 struct Deopt {
   uint32_t owner; // the TopId whose code speculated

@@ -106,8 +106,26 @@ Value* bothImm(IRBuilder<>& b, Value* x, Value* y) {
 // Nat immediates are 2k+1 with k < 2^62. Speculating code assumes they stay
 // immediates (a Nat of 2^62 or more deoptimizes); other code calls the
 // primitive for big ones.
+// A speculating worker checks a Nat parameter once, at its entry, against a
+// tighter bound (an immediate below 2^61), and tells LLVM so: the checks of
+// the operations on a loop counter derived from it then fold away instead of
+// staying in the loop (the entry check fails only where speculation would
+// fail soon anyway).
+void smallNatAtEntry(WordCx& c, const Args& a) {
+  if (!c.deoptAtEntry) return;
+  constexpr uint64_t kKey = uint64_t(1) << 63 | 1; // (array checks use other keys)
+  auto small = [](IRBuilder<>& hb, Value* w) {
+    return hb.CreateAnd(hb.CreateICmpNE(hb.CreateAnd(w, 1), hb.getInt64(0)),
+                        hb.CreateICmpULT(w, hb.getInt64(int64_t(1) << 62)));
+  };
+  auto facts = [&](IRBuilder<>& hb, Value* w) { hb.CreateAssumption(small(hb, w)); };
+  for (Value* x : a)
+    c.deoptAtEntry(x, kKey, small, rt::DeoptReason::BigNatParam, facts);
+}
+
 Value* natAdd(WordCx& c, const Args& a) {
   IRBuilder<>& b = c.b;
+  smallNatAtEntry(c, a);
   Value* sum = b.CreateSub(b.CreateAdd(a[0], a[1]), b.getInt64(1));
   // Still small when the tagged sum is below 2^63 (k < 2^62).
   Value* ok = b.CreateAnd(bothImm(b, a[0], a[1]), b.CreateICmpSGE(sum, b.getInt64(0)));
@@ -119,6 +137,7 @@ Value* natAdd(WordCx& c, const Args& a) {
 }
 // The fast path when both are immediates (`fast` may assume it).
 template <class Fast> Value* onImms(WordCx& c, const Args& a, Fast fast) {
+  smallNatAtEntry(c, a);
   Value* imms = bothImm(c.b, a[0], a[1]);
   if (!c.deopt) return fastOr(c, imms, a, fast);
   rt::expectOr(c.b, imms, [&] { c.deopt(rt::DeoptReason::BigNat); });

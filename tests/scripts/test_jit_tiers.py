@@ -169,7 +169,8 @@ drive : I64 → I64 → I64 = λ r acc. if r == 0 then acc else drive (r - 1) (s
                         err, re.M)
     expect(deopts == [("sumTo", "a Nat of 2^62 or more"), ("dbl", "a Nat of 2^62 or more"),
                       ("gap", "a Nat of 2^62 or more"),
-                      ("total", "an array in another representation")],
+                      ("total", "an array in another representation"),
+                      ("countUp", "a Nat parameter of 2^61 or more")],
            "one deoptimization per function whose speculation fails", err)
     lams = re.findall(r"^jit: compiled (\S+)", err, re.M)
     expect(lams.count("sumTo") == 2 and lams.count("walk") == 1,
