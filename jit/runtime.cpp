@@ -314,7 +314,7 @@ std::string Runtime::show(V v, Val* ty) {
     if (*n == "%core.F64") return showF64(toF64(v));
     if (*n == "%core.Bool") return immVal(v) ? "true" : "false";
     if (*n == "%core.Unit") return "tt";
-    if (*n == "%core.Idx") return std::to_string(immVal(v));
+    if (*n == "%core.Idx") return showNat(v); // (the Nat representation)
     if (*n == "%core.String") return quoteString(toStr(v));
     if (*n == "%core.Array" && f->sp && f->sp->len == 2) {
       auto* a = static_cast<ArrObj*>(obj(v));

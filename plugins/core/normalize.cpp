@@ -8,6 +8,7 @@
 
 #include "axiom.hpp"
 #include "compare.hpp"
+#include "nat_to_f64.hpp"
 #include "core_plugin.hpp"
 #include "eval.hpp"
 #include "literal.hpp"
@@ -175,8 +176,9 @@ Val* f64ToI64(World& w, Val* const* a) {
 }
 Val* natToF64(World& w, Val* const* a) {
   if (!isNat(a[0])) return nullptr;
+  if (isLit(a[0], LitKind::Nat)) return vF64(w, double(a[0]->bits));
   Mpz p(a[0]);
-  return vF64(w, mpz_get_d(p.z));
+  return vF64(w, natToF64Nearest(p.z));
 }
 Val* f64Sqrt(World& w, Val* const* a) {
   if (!isLit(a[0], LitKind::F64)) return nullptr;
@@ -249,7 +251,41 @@ Val* natToString(World& w, Val* const* a) {
 }
 
 // Eliminators ---------------------------------------------------------------
+// The value of the declaration of axiom `name` (nullptr if none is in scope).
+Val* axiomHead(World& w, std::string_view name) {
+  const AxiomDef* def = AxiomRegistry::get().find(name);
+  for (TopId id = TopId(w.tops.size()); id-- > 0;)
+    if (w.tops[id].axiom == def && !w.tops[id].retired) return w.topHead(id);
+  return nullptr;
+}
+
+// x + k or k + x with k ≥ 1 a literal: x + (k - 1), the predecessor.
+Val* predOfSum(World& w, Val* n) {
+  if (n->tag != VTag::Top || !n->axiom || w.tops[n->n].axiom->name != "%core.nat.add") return nullptr;
+  Spine* sp = n->sp;
+  if (!sp || sp->len != 2 || sp->kind != Elim::App || sp->prev->kind != Elim::App) return nullptr;
+  Val* x = forceAll(w, sp->prev->arg);
+  Val* k = forceAll(w, sp->arg);
+  if (!isLit(k, LitKind::Nat)) std::swap(x, k);
+  if (!isLit(k, LitKind::Nat) || k->bits == 0) return nullptr;
+  if (k->bits == 1) return x;
+  Val* add = w.topHead(n->n);
+  return vApp(w, vApp(w, add, x, Icit::Expl), vLit(w, LitKind::Nat, k->bits - 1), Icit::Expl);
+}
+
 Val* natElim(World& w, Val* const* a) { // P z s n
+  // On a successor, one step: natElim P z s (x + 1) ▷ s x (natElim P z s x),
+  // so that a type computed by natElim unfolds on `n + 1` (Vec (n + 1) is
+  // A × Vec n), as a pattern-matching definition does on `suc n` in Agda.
+  if (Val* x = predOfSum(w, a[3])) {
+    Val* elim = axiomHead(w, "%core.nat.elim");
+    if (!elim) return nullptr;
+    Val* rec = elim;
+    for (int i = 0; i < 3; ++i)
+      rec = vApp(w, rec, a[i], Icit::Expl);
+    rec = vApp(w, rec, x, Icit::Expl);
+    return vApp(w, vApp(w, a[2], x, Icit::Expl), rec, Icit::Expl);
+  }
   if (!isLit(a[3], LitKind::Nat) || a[3]->bits > (uint64_t(1) << 32)) return nullptr;
   Val* acc = a[1];
   for (uint64_t i = 0; i < a[3]->bits; ++i)

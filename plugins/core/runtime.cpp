@@ -9,6 +9,7 @@
 #include <string>
 
 #include "compare.hpp"
+#include "nat_to_f64.hpp"
 #include "core_plugin.hpp"
 #include "prims.hpp"
 
@@ -122,7 +123,7 @@ V f64ToI64(const V* a, uint32_t span) {
 V natToF64(const V* a, uint32_t) {
   if (isImm(a[0])) return ofF64(double(immVal(a[0])));
   Mpz x(a[0]);
-  return ofF64(mpz_get_d(x.z));
+  return ofF64(natToF64Nearest(x.z));
 }
 
 // Arrays ------------------------------------------------------------------------
@@ -139,8 +140,8 @@ V arrBuild(const V* a, uint32_t span) { // {A} n f
 }
 ArrObj* checkIndex(V arr, V i, uint32_t span) {
   auto* o = static_cast<ArrObj*>(obj(arr));
-  if (uint64_t(immVal(i)) >= o->n)
-    fail(fmt::format("index {} is out of range for an array of length {}", immVal(i), o->n).c_str(),
+  if (!isImm(i) || uint64_t(immVal(i)) >= o->n)
+    fail(fmt::format("index {} is out of range for an array of length {}", showNat(i), o->n).c_str(),
          span);
   return o;
 }
@@ -157,8 +158,8 @@ V arrSet(const V* a, uint32_t span) {
   return r;
 }
 V arrLength(const V* a, uint32_t) { return imm(static_cast<ArrObj*>(obj(a[2]))->n); }
-V idxOf(const V* a, uint32_t span) { // {n} k
-  if (natCompare(a + 0) <= 0 || !isImm(a[1]) || immVal(a[1]) >= immVal(a[0])) {
+V idxOf(const V* a, uint32_t span) { // {n} k: any k < n (a big k can index no array)
+  if (natCompare(a + 0) <= 0) {
     fail(fmt::format("idx: {} is out of range for Idx {}", showNat(a[1]), showNat(a[0])).c_str(),
          span);
   }
