@@ -8,10 +8,10 @@
 
 #include "axiom.hpp"
 #include "compare.hpp"
-#include "nat_to_f64.hpp"
 #include "core_plugin.hpp"
 #include "eval.hpp"
 #include "literal.hpp"
+#include "nat_to_f64.hpp"
 
 namespace thorin::plugins {
 namespace {
@@ -261,7 +261,8 @@ Val* axiomHead(World& w, std::string_view name) {
 
 // x + k or k + x with k ≥ 1 a literal: x + (k - 1), the predecessor.
 Val* predOfSum(World& w, Val* n) {
-  if (n->tag != VTag::Top || !n->axiom || w.tops[n->n].axiom->name != "%core.nat.add") return nullptr;
+  if (n->tag != VTag::Top || !n->axiom || w.tops[n->n].axiom->name != "%core.nat.add")
+    return nullptr;
   Spine* sp = n->sp;
   if (!sp || sp->len != 2 || sp->kind != Elim::App || sp->prev->kind != Elim::App) return nullptr;
   Val* x = forceAll(w, sp->prev->arg);

@@ -9,8 +9,8 @@
 #include <string>
 
 #include "compare.hpp"
-#include "nat_to_f64.hpp"
 #include "core_plugin.hpp"
+#include "nat_to_f64.hpp"
 #include "prims.hpp"
 
 namespace thorin::plugins {
@@ -141,8 +141,9 @@ V arrBuild(const V* a, uint32_t span) { // {A} n f
 ArrObj* checkIndex(V arr, V i, uint32_t span) {
   auto* o = static_cast<ArrObj*>(obj(arr));
   if (!isImm(i) || uint64_t(immVal(i)) >= o->n)
-    fail(fmt::format("index {} is out of range for an array of length {}", showNat(i), o->n).c_str(),
-         span);
+    fail(
+        fmt::format("index {} is out of range for an array of length {}", showNat(i), o->n).c_str(),
+        span);
   return o;
 }
 V arrGet(const V* a, uint32_t span) {
