@@ -193,9 +193,8 @@ int main(int argc, char** argv) {
       }
     } else if (a == "--jit-threshold" || a.rfind("--jit-threshold=", 0) == 0) {
       std::string v = a.size() > 15 && a[15] == '=' ? a.substr(16) : (i + 1 < argc ? argv[++i] : "");
-      char* end = nullptr;
-      unsigned long long n = std::strtoull(v.c_str(), &end, 10);
-      if (v.empty() || *end || n == 0) {
+      uint64_t n;
+      if (!parsePositiveCount(v, n)) {
         std::cerr << "thorin: --jit-threshold needs a positive number\n";
         return 2;
       }

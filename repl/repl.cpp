@@ -447,13 +447,23 @@ void Repl::cmdResidual(const std::string& a) {
   s_.top().residualQuery(a);
 }
 
+bool parsePositiveCount(const std::string& s, uint64_t& out) {
+  if (s.empty() || s.size() > 19) return false;
+  uint64_t n = 0;
+  for (char c : s) {
+    if (c < '0' || c > '9') return false;
+    n = n * 10 + uint64_t(c - '0');
+  }
+  out = n;
+  return n > 0;
+}
+
 void Repl::cmdSet(const std::string& a) {
   auto ws = words(a);
   rt::Runtime* r = runtimeOf(s_);
   if (ws.size() == 2 && ws[0] == "jit-threshold" && r) {
-    char* end = nullptr;
-    unsigned long long n = std::strtoull(ws[1].c_str(), &end, 10);
-    if (*end || n == 0) {
+    uint64_t n;
+    if (!parsePositiveCount(ws[1], n)) {
       err_ << "error: jit-threshold needs a positive number\n";
       return;
     }

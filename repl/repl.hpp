@@ -1,6 +1,7 @@
 // The interactive loop: definitions and expressions at the prompt, and the
 // `:commands` (smalltt's where they overlap, plus what GHCi users expect).
 #pragma once
+#include <cstdint>
 #include <iosfwd>
 #include <memory>
 #include <string>
@@ -10,6 +11,10 @@
 #include "session.hpp"
 
 namespace thorin {
+
+/// A count given by the user (`--jit-threshold N`, `:set jit-threshold N`):
+/// decimal digits only, at least 1, at most 2^63 (no sign, no wrap-around).
+bool parsePositiveCount(const std::string& s, uint64_t& out);
 
 class Repl {
 public:

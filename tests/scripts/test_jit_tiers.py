@@ -35,6 +35,15 @@ def expect(cond, what, out):
 def main():
     thorin = os.path.abspath(sys.argv[1])
 
+    # --jit-threshold takes decimal digits only (a negative number used to
+    # wrap around to 2^64 - 1).
+    for bad in ["-5", "0", "+3", "99999999999999999999", "0x10", ""]:
+        p = subprocess.run([thorin, "--jit-threshold", bad, "run", os.devnull],
+                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=60)
+        expect(p.returncode == 2 and p.stdout.decode() ==
+               "thorin: --jit-threshold needs a positive number\n",
+               f"--jit-threshold {bad!r} is refused", p.stdout.decode())
+
     # Tier-up at the threshold, cross-tier calls, invalidation of dependents.
     out = repl(thorin, """:set jit-threshold 2
 sq : I64 → I64 = λ n. n * n
