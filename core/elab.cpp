@@ -283,7 +283,14 @@ Tm* Elab::check(Cxt& c, Raw* r, Val* a) {
   if (r->kind == RKind::Lam && as<RLam>(r)->info.icit == Icit::Impl && f->tag == VTag::Pi)
     fail(r->span, "unexpected implicit lambda: the expected type is an explicit function type",
          {"expected type: " + showVal(c, a)});
-  auto [t, ty] = inferInsert(c, r);
+  Tm* t;
+  Val* ty;
+  if (r->kind == RKind::App) {
+    std::tie(t, ty) = inferAppExpecting(c, as<RApp>(r), a);
+    std::tie(t, ty) = insert(c, r->span, t, ty);
+  } else {
+    std::tie(t, ty) = inferInsert(c, r);
+  }
   unifyOrFail(c, r->span, a, ty);
   return t;
 }
@@ -375,6 +382,12 @@ std::pair<Tm*, Val*> Elab::inferApp(Cxt& c, RApp* r) {
   } else {
     std::tie(t, ty) = inferInsert(c, r->fn);
   }
+  return applyArg(c, r, t, ty);
+}
+
+// `t : ty` (the function, elaborated) applied to r's argument.
+std::pair<Tm*, Val*> Elab::applyArg(Cxt& c, RApp* r, Tm* t, Val* ty) {
+  Icit icit = r->info.icit;
   Val* f = forceAll(w_, ty);
   if (f->tag == VTag::Flex) {
     // Unknown function type: refine it to a fresh Π.
@@ -402,10 +415,14 @@ std::pair<Tm*, Val*> Elab::inferApp(Cxt& c, RApp* r) {
     fail(r->arg->span, "expected an implicit argument", {"the function's type: " + showVal(c, ty)});
   }
   Tm* u = check(c, r->arg, f->a);
+  return {appTm(r, t, u), instantiate(c, f, u)};
+}
+
+Tm* Elab::appTm(RApp* r, Tm* t, Tm* u) {
   Tm* res = mkTm(w_.perm, TTag::App);
   res->a = t;
   res->b = u;
-  res->icit = icit;
+  res->icit = r->info.icit;
   // Applications of builtins remember their position for run-time errors.
   Tm* h = t;
   while (h->tag == TTag::App)
@@ -415,7 +432,70 @@ std::pair<Tm*, Val*> Elab::inferApp(Cxt& c, RApp* r) {
     if (e.axiom || (e.def && e.def->tag == TTag::Top && w_.tops[e.def->n].axiom))
       res->m = w_.addSpan(r->span);
   }
-  return {res, instantiate(c, f, u)};
+  return res;
+}
+
+// An application checked against a known type, `f a₁ … aₙ` with explicit
+// arguments only: when f's type says the result does not depend on them and
+// is an unsolved metavariable (`id : {A} → A → A` applied: ?A), the expected
+// type solves it before the arguments are checked, so that they are checked
+// against it (`x : I64 = id 3` makes 3 an I64, where inferring first would
+// make it a Nat), as Lean propagates the expected type. Otherwise (and for
+// the arguments past a dependent one) this is inferApp's order.
+std::pair<Tm*, Val*> Elab::inferAppExpecting(Cxt& c, RApp* r, Val* expected) {
+  std::vector<RApp*> apps; // innermost first: apps[0] applies the head
+  Raw* h = r;
+  for (; h->kind == RKind::App; h = as<RApp>(h)->fn) {
+    auto* a = as<RApp>(h);
+    if (a->info.named || a->info.icit != Icit::Expl) return inferApp(c, r);
+    apps.push_back(a);
+  }
+  std::reverse(apps.begin(), apps.end());
+  auto [t, ty] = inferInsert(c, h);
+  // Walk the function's type as inferApp will: implicit arguments inserted
+  // before each explicit one (they are used below), the Π it meets recorded.
+  struct Step {
+    std::vector<Tm*> implicits; // inserted before the argument
+    Val* pi = nullptr;          // its Π (nullptr: not known here)
+  };
+  std::vector<Step> steps(apps.size());
+  Val* walk = ty;
+  size_t known = 0;
+  for (; known < apps.size(); ++known) {
+    if (known > 0) {
+      auto [ti, tyi] = insert(c, apps[known]->fn->span, nullptr, walk);
+      for (Tm* a = ti; a; a = a->a)
+        steps[known].implicits.insert(steps[known].implicits.begin(), a->b);
+      walk = tyi;
+    }
+    Val* f = forceAll(w_, walk);
+    if (f->tag != VTag::Pi || f->icit != Icit::Expl || dependsOnVar0(f->body)) break;
+    steps[known].pi = f;
+    walk = apply(w_, f, vUnused()); // (its variable is not used)
+  }
+  if (known == apps.size()) {
+    Val* res = force(w_, walk);
+    if (res->tag == VTag::Flex) (void)unifier_.unify(c.lvl, expected, walk); // (else: as before)
+  }
+  for (size_t i = 0; i < apps.size(); ++i) {
+    if (i > 0 && i > known) std::tie(t, ty) = insert(c, apps[i]->fn->span, t, ty);
+    for (Tm* m : steps[i].implicits) {
+      Tm* a = mkTm(w_.perm, TTag::App);
+      a->a = t;
+      a->b = m;
+      a->icit = Icit::Impl;
+      t = a;
+    }
+    if (!steps[i].pi) {
+      if (i == known && i > 0) ty = walk; // (implicits inserted above, by the walk)
+      std::tie(t, ty) = applyArg(c, apps[i], t, ty);
+      continue;
+    }
+    Tm* u = check(c, apps[i]->arg, steps[i].pi->a);
+    t = appTm(apps[i], t, u);
+    ty = instantiate(c, steps[i].pi, u);
+  }
+  return {t, ty};
 }
 
 std::pair<Tm*, Val*> Elab::inferProj(Cxt& c, RProj* r) {

@@ -56,6 +56,9 @@ private:
   std::pair<Tm*, Val*> insert(Cxt& c, Span span, Tm* t, Val* ty);
   std::pair<Tm*, Val*> insertUntil(Cxt& c, Span span, Name x, Tm* t, Val* ty);
   std::pair<Tm*, Val*> inferApp(Cxt& c, RApp* r);
+  std::pair<Tm*, Val*> inferAppExpecting(Cxt& c, RApp* r, Val* expected);
+  std::pair<Tm*, Val*> applyArg(Cxt& c, RApp* r, Tm* t, Val* ty);
+  Tm* appTm(RApp* r, Tm* t, Tm* u);
   std::pair<Tm*, Val*> inferProj(Cxt& c, RProj* r);
   std::pair<Tm*, Val*> inferVar(Cxt& c, RVar* r);
   // Builtin data (literals, operators, conditionals, arrays): elab_builtin.cpp.
