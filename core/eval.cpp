@@ -493,16 +493,17 @@ static bool stuckOnIf(World& w, Val* u, int depth) {
   return false;
 }
 
-bool stuckRecursiveCall(World& w, Val* v) {
+bool recursiveTop(World& w, Val* v) {
   if (v->tag != VTag::Top || v->axiom || (v->topFacts & kTopNotRecursive)) return false;
   TopEntry& e = w.tops[v->n];
   if (!e.def) return false; // (a postulate, or a definition still being elaborated)
   if (e.recursive < 0) e.recursive = mentionsTop(e.def, v->n) ? 1 : 0;
-  if (!e.recursive) {
-    learn(w, v, kTopNotRecursive);
-    return false;
-  }
-  return stuckOnIf(w, forceAll(w, v), 4);
+  if (!e.recursive) learn(w, v, kTopNotRecursive);
+  return e.recursive;
+}
+
+bool stuckRecursiveCall(World& w, Val* v) {
+  return recursiveTop(w, v) && stuckOnIf(w, forceAll(w, v), 4);
 }
 
 Tm* quote(World& w, Arena& out, Lvl l, Val* v, QuoteOpts o) {

@@ -23,6 +23,9 @@ Val* forceAll(World& w, Val* v);
 /// stuck on a conditional (`fib n`, n a variable): normal forms and
 /// conversion keep it folded, since unfolding its branches never ends.
 bool stuckRecursiveCall(World& w, Val* v);
+/// Is v a top-level definition (applied) that calls itself, so that
+/// unfolding it need not end?
+bool recursiveTop(World& w, Val* v);
 /// One unfolding step of a Top or solved Flex head (nullptr if impossible).
 Val* unfold(World& w, Val* v);
 

@@ -119,6 +119,11 @@ bool Unifier::go(Lvl l, Val* t, Val* u, UMode mode) {
         return t->tag == VTag::Flex ? solve(l, t, u) : solve(l, u, t);
       }
       if (mode != UMode::Full) break;
+      // The same recursive definition on equal arguments (`loop k`, `loop k`)
+      // is equal without unfolding, which need not end.
+      if (t->tag == VTag::Top && u->tag == VTag::Top && t->n == u->n && recursiveTop(w_, t) &&
+          goSp(l, t->sp, u->sp, UMode::Flex))
+        return true;
       // (A stuck recursive call is unfolded below only against something
       // else: two of them unfolded side by side would recurse without end.)
       Val* t2 = stuckRecursiveCall(w_, t) ? t : forceAll(w_, t);
