@@ -680,15 +680,23 @@ struct Specializer::Impl {
       }
       if (a->kind != PV::Lit) return nullptr;
       LitKind k = LitKind(a->t->n);
-      if (k == LitKind::Str || k == LitKind::BigNat) return nullptr;
-      vs.push_back(vLit(w, k, a->t->bits));
+      Val* v = vLit(w, k, a->t->bits);
+      if (k == LitKind::Str || k == LitKind::BigNat) v->big = a->t->big; // (interned: never freed)
+      vs.push_back(v);
       any = true;
     }
     if (!any) return nullptr;
     Val* r = ax->norm(w, vs.data());
     if (!r || r->tag != VTag::Lit) return nullptr;
     LitKind k = LitKind(r->n);
-    if (k == LitKind::Str || k == LitKind::BigNat) return nullptr;
+    // (A new string lives in the World's arena, which a failed entry rolls
+    // back under the specialization cache; big naturals are interned for good.)
+    if (k == LitKind::Str) return nullptr;
+    if (k == LitKind::BigNat) {
+      PV* l = litOf(k, 0);
+      l->t->big = r->big;
+      return l;
+    }
     return litOf(k, r->bits);
   }
 
