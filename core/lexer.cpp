@@ -48,23 +48,19 @@ uint32_t Lexer::decode(uint32_t pos, uint32_t& len) const {
     len = 1;
     return c;
   }
-  auto at = [&](uint32_t i) -> uint32_t {
-    return pos + i < text_.size() ? static_cast<unsigned char>(text_[pos + i]) & 0x3F : 0;
-  };
-  if ((c & 0xE0) == 0xC0) {
-    len = 2;
-    return ((c & 0x1F) << 6) | at(1);
-  }
-  if ((c & 0xF0) == 0xE0) {
-    len = 3;
-    return ((c & 0x0F) << 12) | (at(1) << 6) | at(2);
-  }
-  if ((c & 0xF8) == 0xF0) {
-    len = 4;
-    return ((c & 0x07) << 18) | (at(1) << 12) | (at(2) << 6) | at(3);
-  }
+  // A sequence cut short or with a bad continuation byte is one invalid byte
+  // (U+FFFD, len 1): it ends an identifier, and the lexer reports it.
+  uint32_t n = (c & 0xE0) == 0xC0 ? 2 : (c & 0xF0) == 0xE0 ? 3 : (c & 0xF8) == 0xF0 ? 4 : 0;
   len = 1;
-  return 0xFFFD;
+  if (n == 0 || pos + n > text_.size()) return 0xFFFD;
+  uint32_t cp = c & (0x7F >> n);
+  for (uint32_t i = 1; i < n; ++i) {
+    auto d = static_cast<unsigned char>(text_[pos + i]);
+    if ((d & 0xC0) != 0x80) return 0xFFFD;
+    cp = cp << 6 | (d & 0x3F);
+  }
+  len = n;
+  return cp;
 }
 
 static bool isSymbolicUnicode(uint32_t cp) {
@@ -259,6 +255,7 @@ Token Lexer::lex() {
     if (cp == 0x03BB) return tok(Tok::Lambda);
     if (cp == 0x2192) return tok(Tok::Arrow);
     if (cp == 0x00D7) return tok(Tok::Times);
+    if (cp == 0xFFFD && len == 1) error(b, pos_, "invalid UTF-8 (this byte does not begin a character)");
     error(b, pos_, "unexpected character");
   }
   ++pos_;

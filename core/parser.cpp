@@ -231,15 +231,20 @@ void Parser::directive(Entry& out) {
   }
 }
 
-Raw* Parser::term() {
-  // Every nesting (brackets, λs, tuples, arguments) comes back through here:
-  // past the stack's limit a located error, not a crash.
+// Past the stack's limit a located error, not a crash.
+void Parser::checkDepth() {
   char probe;
   if (&probe < gStackLimit) [[unlikely]] {
     const Token& t = peek();
     throw Error(Diagnostic{span(t.begin, t.end), "this expression is nested too deeply to parse",
                            {"THORIN_STACK_MB raises the limit"}});
   }
+}
+
+Raw* Parser::term() {
+  // Every nesting (brackets, λs, tuples, arguments) comes back through here,
+  // except chains of `×` (sigmaLevel).
+  checkDepth();
   if (at(Tok::Lambda)) return lambda();
   if (at(Tok::Let)) return let();
   if (at(Tok::If)) return ifThenElse();
@@ -466,6 +471,7 @@ Raw* Parser::tryTelescope() {
 }
 
 Raw* Parser::sigmaLevel() {
+  checkDepth();
   uint32_t b = peek().begin;
   Raw* t = operators(1);
   if (accept(Tok::Times)) {

@@ -50,6 +50,7 @@ private:
   void entry(Entry& out, bool repl);
   void definition(Entry& out);
   void directive(Entry& out);
+  void checkDepth();
   Raw* term();
   Raw* lambda();
   Raw* let();

@@ -29,7 +29,7 @@ def main():
     a.thorin = os.path.abspath(a.thorin)
 
     directory, name = os.path.split(os.path.abspath(a.file))
-    with open(a.file, encoding="utf-8") as f:
+    with open(a.file, encoding="utf-8", errors="replace") as f:  # (tests of invalid UTF-8)
         first = f.readline()
     extra = first.split(":", 1)[1].split() if first.startswith("-- args:") else []
     env = dict(os.environ, THORIN_HISTORY=os.devnull)
