@@ -46,7 +46,7 @@ def main():
     seeds = sorted(glob.glob(os.path.join(ROOT, "tests/golden/*.thorin")) +
                    glob.glob(os.path.join(ROOT, "tests/run/*.thorin")) +
                    glob.glob(os.path.join(ROOT, "examples/*.thorin")))
-    texts = [open(s, encoding="utf-8").read() for s in seeds] or ["id : {A : U} → A → A = λ x. x\n"]
+    texts = [open(s, encoding="utf-8", errors="replace").read() for s in seeds] or ["id : {A : U} → A → A = λ x. x\n"]
     rng = random.Random(20261121)
     bad = 0
     with tempfile.TemporaryDirectory() as d:
