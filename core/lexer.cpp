@@ -255,7 +255,8 @@ Token Lexer::lex() {
     if (cp == 0x03BB) return tok(Tok::Lambda);
     if (cp == 0x2192) return tok(Tok::Arrow);
     if (cp == 0x00D7) return tok(Tok::Times);
-    if (cp == 0xFFFD && len == 1) error(b, pos_, "invalid UTF-8 (this byte does not begin a character)");
+    if (cp == 0xFFFD && len == 1)
+      error(b, pos_, "invalid UTF-8 (this byte does not begin a character)");
     error(b, pos_, "unexpected character");
   }
   ++pos_;
