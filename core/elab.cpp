@@ -344,7 +344,10 @@ std::pair<Tm*, Val*> Elab::inferVar(Cxt& c, RVar* r) {
   size_t bestD = std::max<size_t>(1, want.size() / 3) + 1; // accept distance ≤ max(1, len/3)
   auto consider = [&](Name n) {
     std::string_view s = str(n);
-    if (s == "_") return;
+    if (s == "_" || want.size() > 64) return; // (a name that long is no typo)
+    // The lengths' difference bounds the distance from below: most names
+    // are ruled out without computing it.
+    if (std::max(want.size(), s.size()) - std::min(want.size(), s.size()) >= bestD) return;
     size_t d = dist(want, s);
     if (d < bestD) {
       bestD = d;

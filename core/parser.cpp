@@ -67,6 +67,7 @@ Token Parser::expect(Tok k, const char* what) {
 bool Parser::next(Entry& out) {
   if (!lexer_.nextEntry(toks_)) return false;
   pos_ = 0;
+  notTelescope_.clear();
   inFile_ = true;
   if (!toks_[0].col0)
     fail(span(toks_[0].begin, toks_[0].end),
@@ -79,6 +80,7 @@ bool Parser::next(Entry& out) {
 void Parser::replInput(Entry& out) {
   toks_ = lexer_.all();
   pos_ = 0;
+  notTelescope_.clear();
   if (at(Tok::Eof)) {
     out = Entry{};
     out.kind = EntryKind::Other;
@@ -90,6 +92,7 @@ void Parser::replInput(Entry& out) {
 Raw* Parser::wholeTerm() {
   toks_ = lexer_.all();
   pos_ = 0;
+  notTelescope_.clear();
   Raw* t = term();
   if (!at(Tok::Eof)) unexpected("end of input");
   return t;
@@ -401,6 +404,9 @@ Raw* Parser::piOrSigma() {
 // `(x y : A) {z} ... → B` or `(x : A) × B`; returns nullptr (and rewinds) when
 // the parentheses turn out to be an ordinary expression.
 Raw* Parser::tryTelescope() {
+  // Where this failed before, it fails again: without this, `(a : (a : …))`
+  // nested n deep was tried 2^n times (as telescopes, then as annotations).
+  if (notTelescope_.count(pos_)) return nullptr;
   size_t save = pos_;
   struct Group {
     std::vector<Name> xs;
@@ -434,6 +440,7 @@ Raw* Parser::tryTelescope() {
   }
   if (gs.empty()) {
     pos_ = save;
+    notTelescope_.insert(save);
     return nullptr;
   }
   if (accept(Tok::Arrow)) {
@@ -467,6 +474,7 @@ Raw* Parser::tryTelescope() {
   bool single = gs.size() == 1 && gs[0].xs.size() == 1;
   if (!single && (gs.size() > 1 || at(Tok::Eof))) unexpected("'→' or '×' after the binders");
   pos_ = save;
+  notTelescope_.insert(save);
   return nullptr;
 }
 

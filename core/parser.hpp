@@ -1,6 +1,7 @@
 // Recursive-descent parser for one top-level entry at a time (the layout rule
 // is applied by the lexer: an entry ends before the next column-0 token).
 #pragma once
+#include <unordered_set>
 #include <vector>
 
 #include "arena.hpp"
@@ -80,6 +81,7 @@ private:
   Arena& arena_;
   std::vector<Token> toks_;
   size_t pos_ = 0;
+  std::unordered_set<size_t> notTelescope_; // token positions where tryTelescope failed
   bool inFile_ = false; // parsing a file entry (vs. a REPL input)
 };
 

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Input nested deeper than the stack allows is a located error, not a crash:
-100,000 parentheses, λs and nested arrays with a 16 MB elaboration stack."""
+100,000 parentheses, λs, nested arrays and ×s with a 16 MB elaboration stack.
+And inputs that took exponential or quadratic time parse in linear time."""
 import os
 import subprocess
 import sys
@@ -14,6 +15,8 @@ def main():
         "parens": ".eval " + "(" * n + "1" + ")" * n + "\n",
         "lambdas": "f : U = " + "(λ y. " * n + "y" + ")" * n + "\n",
         "arrays": ".eval " + "[" * n + "1" + "]" * n + "\n",
+        # (the parser recursed on × outside its depth check: a crash)
+        "sigmas": "x : U = " + " × ".join(["U"] * n) + "\n",
     }
     env = dict(os.environ, THORIN_STACK_MB="16")
     with tempfile.TemporaryDirectory() as d:
@@ -28,6 +31,24 @@ def main():
             if p.returncode != 1 or "error: this expression is nested too deeply to parse" not in first \
                     or not first.startswith(path + ":1:"):
                 print(f"FAILED: {name}: exit {p.returncode}, first line: {first[:200]}")
+                return 1
+    # Inputs that used to take exponential or quadratic time: nested
+    # annotations (each tried as a telescope first), and an unknown name of
+    # 100,000 characters (the "did you mean" edit distance).
+    slow = {
+        "annotations": ("a : U = U\nx = " + "(a : " * 60 + "U" + ")" * 60 + "\n", 0, ""),
+        "long name": ("y : U = " + "b" * 100_000 + "\n", 1, "error: unknown name"),
+    }
+    with tempfile.TemporaryDirectory() as d:
+        for name, (text, code, want) in slow.items():
+            path = os.path.join(d, "t.thorin")
+            with open(path, "w") as f:
+                f.write(text)
+            p = subprocess.run([thorin, "check", path], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                               timeout=20)
+            out = p.stdout.decode(errors="replace")
+            if p.returncode != code or want not in out:
+                print(f"FAILED: {name}: exit {p.returncode}: {out[:200]}")
                 return 1
     print("ok")
     return 0
