@@ -253,6 +253,7 @@ Tm* Elab::check(Cxt& c, Raw* r, Val* a) {
         return checkNumber(r, ty->c_str());
       if (*ty == "%core.Idx" && f->sp && f->sp->len == 1) return checkIndex(c, r, f->sp->arg);
     }
+    if (f->tag == VTag::Flex) return postponeNumber(c, r, a);
     break;
   case RKind::If: return checkIf(c, as<RIf>(r), a);
   case RKind::BinOp: {
@@ -676,6 +677,7 @@ std::pair<Tm*, Val*> Elab::infer(Cxt& c, Raw* r) {
 }
 
 void Elab::requireSolved(size_t firstMeta) {
+  finish();
   std::vector<Diagnostic> ds;
   for (size_t m = firstMeta; m < w_.metas.size(); ++m) {
     auto& e = w_.metas[m];

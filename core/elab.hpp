@@ -45,7 +45,12 @@ public:
   Cxt define(const Cxt& c, Name x, Tm* def, Val* vdef, Val* ty);
   Tm* freshMeta(Cxt& c, Val* ty, Span span, MetaOrigin origin);
 
-  /// Throws an Error listing every unsolved meta created since `firstMeta`.
+  /// Decides the numeric literals checked against a type that was not known
+  /// yet (see postponeNumber); a type nobody fixed defaults to Nat (F64 for
+  /// `2.5`), as when nothing is expected.
+  void finish();
+  /// finish(), then throws an Error listing every unsolved meta created
+  /// since `firstMeta`.
   void requireSolved(size_t firstMeta);
 
   std::string showVal(const Cxt& c, Val* v);
@@ -63,6 +68,17 @@ private:
   std::pair<Tm*, Val*> inferVar(Cxt& c, RVar* r);
   // Builtin data (literals, operators, conditionals, arrays): elab_builtin.cpp.
   Tm* checkNumber(Raw* r, const char* type);
+  // A literal checked against an unsolved metavariable: a fresh meta for its
+  // value, decided by finish() once the type is known (`build 4 (λ i. 10)`
+  // checked against `Array 4 I64` learns that A is I64 only from the result).
+  Tm* postponeNumber(Cxt& c, Raw* r, Val* ty);
+  struct PostponedNumber {
+    Cxt c;
+    Raw* r;
+    Val* ty;
+    Tm* meta;
+  };
+  std::vector<PostponedNumber> postponed_;
   Tm* checkIndex(Cxt& c, Raw* r, Val* size);
   Tm* filter(Cxt& c, struct RLam* l);
   bool inFilter_ = false;

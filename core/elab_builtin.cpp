@@ -86,6 +86,27 @@ Tm* Elab::checkIndex(Cxt& c, Raw* r, Val* size) {
   return t;
 }
 
+Tm* Elab::postponeNumber(Cxt& c, Raw* r, Val* ty) {
+  Tm* m = freshMeta(c, ty, r->span, {MetaOrigin::Hole, {}});
+  postponed_.push_back({c, r, ty, m});
+  return m;
+}
+
+void Elab::finish() {
+  for (size_t i = 0; i < postponed_.size(); ++i) {
+    PostponedNumber p = postponed_[i]; // (a copy: check() below may add more)
+    if (force(w_, p.ty)->tag == VTag::Flex) {
+      const char* def = isFloatText(text(p.r)) ? "%core.F64" : "%core.Nat";
+      unifyOrFail(p.c, p.r->span, p.ty, builtinType(def, p.r->span));
+    }
+    Tm* lit = check(p.c, p.r, p.ty); // (a literal now, or the usual error)
+    if (!unifier_.unify(p.c.lvl, evalIn(p.c, p.meta), evalIn(p.c, lit)))
+      fail(p.r->span, "this literal's value was fixed otherwise by the context",
+           {"the context needs: " + showVal(p.c, evalIn(p.c, p.meta))});
+  }
+  postponed_.clear();
+}
+
 std::pair<Tm*, Val*> Elab::inferNumber(Raw* r) {
   const char* ty = isFloatText(text(r)) ? "%core.F64" : "%core.Nat";
   Val* vty = builtinType(ty, r->span);
@@ -146,15 +167,23 @@ std::pair<Tm*, Val*> Elab::elabBinOp(Cxt& c, RBinOp* r, Val* expected) {
   if (expected && arith)
     if (const std::string* n = axiomHead(expected))
       if (*n == "%core.Nat" || *n == "%core.I64" || *n == "%core.F64") ty = expected;
+  // A literal operand of a still unknown type gives it its own type now
+  // (`x * 2.0` makes x an F64): the operator is chosen by it.
+  auto operand = [&](Raw* e, Val* t) {
+    if (e->kind != RKind::Number || force(w_, t)->tag != VTag::Flex) return check(c, e, t);
+    auto [lit, lty] = inferNumber(e);
+    unifyOrFail(c, e->span, t, lty);
+    return lit;
+  };
   if (ty) {
     x = check(c, r->lhs, ty);
     y = check(c, r->rhs, ty);
   } else if (r->lhs->kind == RKind::Number && r->rhs->kind != RKind::Number) {
     std::tie(y, ty) = inferInsert(c, r->rhs); // `1 + x` takes x's type
-    x = check(c, r->lhs, ty);
+    x = operand(r->lhs, ty);
   } else {
     std::tie(x, ty) = inferInsert(c, r->lhs);
-    y = check(c, r->rhs, ty);
+    y = operand(r->rhs, ty);
   }
   const std::string* tyName = axiomHead(ty);
   const std::string* ax = tyName ? AxiomRegistry::get().operatorAxiom(op, *tyName) : nullptr;

@@ -270,8 +270,10 @@ void TopLevel::define(const Entry& e, bool prelude) {
   if (e.kind == EntryKind::Postulate) {
     axiom = bindAxiom(e);
     ty = el.check(c, e.ty, vUniverse());
+    el.finish();
   } else if (e.ty) {
     ty = el.check(c, e.ty, vUniverse());
+    el.finish(); // (the body is checked against a type without open literals)
     TopEntry te;
     te.name = e.name;
     te.type = ty;
@@ -483,6 +485,7 @@ void TopLevel::showQuery(Raw* r, Show what) {
   Cxt c;
   // No implicit insertion at the top: `.check id` shows id's own type.
   auto [t, ty] = el.infer(c, r);
+  el.finish();
   std::string tyStr = show(w_, quote(w_, w_.scratch, 0, ty));
   switch (what) {
   case Show::Type: out_ << show(r) << " : " << tyStr << "\n"; break;
