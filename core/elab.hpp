@@ -48,7 +48,8 @@ public:
   /// Decides the numeric literals checked against a type that was not known
   /// yet (see postponeNumber); a type nobody fixed defaults to Nat (F64 for
   /// `2.5`), as when nothing is expected.
-  void finish();
+  /// (onlyOf ≥ 0: only the literals whose type is that unsolved meta.)
+  void finish(int64_t onlyOf = -1);
   /// finish(), then throws an Error listing every unsolved meta created
   /// since `firstMeta`.
   void requireSolved(size_t firstMeta);

@@ -92,10 +92,13 @@ Tm* Elab::postponeNumber(Cxt& c, Raw* r, Val* ty) {
   return m;
 }
 
-void Elab::finish() {
+void Elab::finish(int64_t onlyOf) {
   for (size_t i = 0; i < postponed_.size(); ++i) {
     PostponedNumber p = postponed_[i]; // (a copy: check() below may add more)
-    if (force(w_, p.ty)->tag == VTag::Flex) {
+    Val* f = force(w_, p.ty);
+    if (onlyOf >= 0 && !(f->tag == VTag::Flex && f->n == uint64_t(onlyOf))) continue;
+    postponed_.erase(postponed_.begin() + i--);
+    if (f->tag == VTag::Flex) {
       const char* def = isFloatText(text(p.r)) ? "%core.F64" : "%core.Nat";
       unifyOrFail(p.c, p.r->span, p.ty, builtinType(def, p.r->span));
     }
@@ -104,7 +107,6 @@ void Elab::finish() {
       fail(p.r->span, "this literal's value was fixed otherwise by the context",
            {"the context needs: " + showVal(p.c, evalIn(p.c, p.meta))});
   }
-  postponed_.clear();
 }
 
 std::pair<Tm*, Val*> Elab::inferNumber(Raw* r) {
@@ -167,24 +169,19 @@ std::pair<Tm*, Val*> Elab::elabBinOp(Cxt& c, RBinOp* r, Val* expected) {
   if (expected && arith)
     if (const std::string* n = axiomHead(expected))
       if (*n == "%core.Nat" || *n == "%core.I64" || *n == "%core.F64") ty = expected;
-  // A literal operand of a still unknown type gives it its own type now
-  // (`x * 2.0` makes x an F64): the operator is chosen by it.
-  auto operand = [&](Raw* e, Val* t) {
-    if (e->kind != RKind::Number || force(w_, t)->tag != VTag::Flex) return check(c, e, t);
-    auto [lit, lty] = inferNumber(e);
-    unifyOrFail(c, e->span, t, lty);
-    return lit;
-  };
   if (ty) {
     x = check(c, r->lhs, ty);
     y = check(c, r->rhs, ty);
   } else if (r->lhs->kind == RKind::Number && r->rhs->kind != RKind::Number) {
     std::tie(y, ty) = inferInsert(c, r->rhs); // `1 + x` takes x's type
-    x = operand(r->lhs, ty);
+    x = check(c, r->lhs, ty);
   } else {
     std::tie(x, ty) = inferInsert(c, r->lhs);
-    y = operand(r->rhs, ty);
+    y = check(c, r->rhs, ty);
   }
+  // The operator is chosen by the operands' type: literals of that type
+  // (`x * 2.0`, `id 3 * id 4`) decide it now if nothing else did.
+  if (Val* f = force(w_, ty); f->tag == VTag::Flex) finish(f->n);
   const std::string* tyName = axiomHead(ty);
   const std::string* ax = tyName ? AxiomRegistry::get().operatorAxiom(op, *tyName) : nullptr;
   if (!ax) {

@@ -515,6 +515,33 @@ public:
     b_.CreateRet(word(gen(body)));
   }
 
+  /// A top-level function on words (no worker): as uniform() without
+  /// captures, and a call of itself in tail position is a jump back to the
+  /// top, as in a worker (through the argument array it would be a real call
+  /// and use the stack: a counting loop over Nats ran out of it).
+  void uniformLoop(TopId self, ETm* body, uint32_t arity) {
+    Value* args = f_->getArg(1);
+    std::vector<Value*> init;
+    for (uint32_t i = 0; i < arity; ++i)
+      init.push_back(b_.CreateLoad(mc_.i64_, b_.CreateConstGEP1_64(mc_.i64_, args, i)));
+    BasicBlock* pre = b_.GetInsertBlock();
+    loop_ = BasicBlock::Create(mc_.ctx_, "loop", f_);
+    b_.CreateBr(loop_);
+    b_.SetInsertPoint(loop_);
+    for (uint32_t i = 0; i < arity; ++i) {
+      PHINode* p = b_.CreatePHI(mc_.i64_, 2);
+      p->addIncoming(init[i], pre);
+      params_.push_back(p);
+      env_.push_back({p, MType::None});
+    }
+    mc_.emitPoll(b_); // (once per iteration: Ctrl-C stops a loop)
+    self_ = self;
+    selfInfo_.params.assign(arity, MType::None);
+    selfInfo_.result = MType::None;
+    tail_ = true;
+    b_.CreateRet(word(gen(body)));
+  }
+
   Value* wordConst(uint64_t w) { return b_.getInt64(w); }
   Value* word(TV x) { return box(x.v, x.t); }
   Value* as(TV x, MType m) {
@@ -959,7 +986,7 @@ void ModuleCompiler::finish() {
       }
       b.CreateRet(fc.word({b.CreateCall(w, args), wi.result}));
     } else {
-      fc.uniform(g.body->a, g.arity, {});
+      fc.uniformLoop(id, g.body->a, g.arity);
     }
     drainWorkers();
   }

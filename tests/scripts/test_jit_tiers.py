@@ -8,6 +8,7 @@ import os
 import re
 import signal
 import subprocess
+import tempfile
 import sys
 import time
 
@@ -34,6 +35,21 @@ def expect(cond, what, out):
 
 def main():
     thorin = os.path.abspath(sys.argv[1])
+
+    # A function on words (Nats: no worker) that calls itself in tail
+    # position is a loop in compiled code, as in the interpreter: a million
+    # iterations with a 16 MB stack (it used to recurse and run out of it).
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "count.thorin")
+        with open(path, "w") as f:
+            f.write("f : Nat → Nat → Nat = λ n acc. if n == 0 then acc else f (n - 1) (acc + 1)\n"
+                    ".eval f 1000000 0\n")
+        for mode in ["--jit=eager", "--jit=lazy"]:
+            p = subprocess.run([thorin, "run", mode, path], stdout=subprocess.PIPE,
+                               stderr=subprocess.STDOUT, timeout=60,
+                               env=dict(os.environ, THORIN_STACK_MB="16"))
+            expect(p.stdout.decode() == "1000000\n", f"a tail loop on Nats with {mode}",
+                   p.stdout.decode())
 
     # --jit-threshold takes decimal digits only (a negative number used to
     # wrap around to 2^64 - 1).
