@@ -88,6 +88,7 @@ private:
   Tm* checkIf(Cxt& c, RIf* r, Val* a);
   std::pair<Tm*, Val*> inferIf(Cxt& c, RIf* r);
   std::pair<Tm*, Val*> elabBinOp(Cxt& c, RBinOp* r, Val* expected);
+  void noOperatorOn(Cxt& c, RBinOp* r, Val* ty);
   std::pair<Tm*, Val*> elabArray(Cxt& c, RArray* r, Val* expected);
   /// The builtin type or constant `%core.X` (an error if the plugin is not loaded).
   TopId builtin(const char* axiomName, Span where);

@@ -42,8 +42,11 @@ Tm* Elab::checkNumber(Raw* r, const char* type) {
   std::string_view ty = type;
   if (ty == "%core.F64") return tmOfLit(w_.perm, vF64(w_, std::strtod(s.c_str(), nullptr)));
   if (isFloatText(s))
-    fail(r->span, fmt::format("the literal {} is not a whole number, but a {} is expected", s,
-                              ty == "%core.Nat" ? "Nat" : "I64"));
+    fail(r->span,
+         fmt::format("the literal {} is written as an F64 (with a point or an exponent), but {} "
+                     "is expected",
+                     s, ty == "%core.Nat" ? "a Nat" : "an I64"),
+         {"Nat and I64 literals are digits only, e.g. 3"});
   mpz_t z;
   mpz_init_set_str(z, s.c_str(), 10);
   if (ty == "%core.I64" && mpz_sizeinbase(z, 2) > 63) {
@@ -62,7 +65,11 @@ Tm* Elab::checkNumber(Raw* r, const char* type) {
 Tm* Elab::checkIndex(Cxt& c, Raw* r, Val* size) {
   std::string s(text(r));
   if (isFloatText(s))
-    fail(r->span, fmt::format("the literal {} is not a whole number, but an index is expected", s));
+    fail(r->span,
+         fmt::format("the literal {} is written as an F64 (with a point or an exponent), but an "
+                     "index is expected",
+                     s),
+         {"index literals are digits only, e.g. 3"});
   Val* n = forceAll(w_, size);
   uint64_t k = std::strtoull(s.c_str(), nullptr, 10);
   bool big = s.size() > 19;
@@ -153,6 +160,16 @@ static Tm* app2(Arena& a, TopId f, Tm* x, Tm* y) {
   return a2;
 }
 
+// The operands' type `ty` (known) has no operator r->op: the error.
+void Elab::noOperatorOn(Cxt& c, RBinOp* r, Val* ty) {
+  if (forceAll(w_, ty)->tag == VTag::Flex) return;
+  const std::string* tyName = axiomHead(ty);
+  std::string_view op = str(r->op);
+  if (tyName && AxiomRegistry::get().operatorAxiom(op, *tyName)) return;
+  fail(r->opSpan, fmt::format("no operator '{}' on values of type {}", op, showVal(c, ty)),
+       {"arithmetic works on Nat, I64 and F64; == and != also on Bool and String"});
+}
+
 std::pair<Tm*, Val*> Elab::elabBinOp(Cxt& c, RBinOp* r, Val* expected) {
   std::string_view op = str(r->op);
   if (op == "&&" || op == "||") { // short-circuiting: conditionals
@@ -177,6 +194,7 @@ std::pair<Tm*, Val*> Elab::elabBinOp(Cxt& c, RBinOp* r, Val* expected) {
     x = check(c, r->lhs, ty);
   } else {
     std::tie(x, ty) = inferInsert(c, r->lhs);
+    noOperatorOn(c, r, ty); // (before the other operand is checked against it)
     y = check(c, r->rhs, ty);
   }
   // The operator is chosen by the operands' type: literals of that type
@@ -188,8 +206,7 @@ std::pair<Tm*, Val*> Elab::elabBinOp(Cxt& c, RBinOp* r, Val* expected) {
     if (forceAll(w_, ty)->tag == VTag::Flex)
       fail(r->opSpan, fmt::format("cannot tell which '{}' is meant: the operands' type is not known", op),
            {"give the operands a type, e.g. λ (x : I64). x + 1, or (e : I64)"});
-    fail(r->opSpan, fmt::format("no operator '{}' on values of type {}", op, showVal(c, ty)),
-         {"arithmetic works on Nat, I64 and F64; == and != also on Bool and String"});
+    noOperatorOn(c, r, ty);
   }
   TopId f = builtin(ax->c_str(), r->opSpan);
   Val* fty = forceAll(w_, w_.topType(f));

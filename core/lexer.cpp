@@ -219,6 +219,11 @@ Token Lexer::lex() {
       if (pos_ >= text_.size() || text_[pos_] == '\n')
         error(b, b + 1, "unterminated string literal");
       if (text_[pos_] == '\\') {
+        char e = pos_ + 1 < text_.size() ? text_[pos_ + 1] : '\n';
+        if (e != 'n' && e != 't' && e != 'r' && e != '0' && e != '\\' && e != '"') {
+          if (e == '\n') error(b, b + 1, "unterminated string literal");
+          error(pos_, pos_ + 2, "unknown escape in a string (known: \\n \\t \\r \\0 \\\\ \\\")");
+        }
         pos_ += 2;
         continue;
       }
