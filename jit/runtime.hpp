@@ -126,6 +126,10 @@ public:
   std::string run(World& w, Tm* t, Val* ty, Span where, bool bare = false) override;
   void invalidate(World& w, TopId id) override;
   void attach(World& w) override;
+  /// Makes `w` the world the runtime's state (globals, compiled code, names)
+  /// refers to: after `:load` replaced the world, nothing compiled for the
+  /// old one applies (queries such as :jit must not look into it).
+  void enter(World& w) { useWorld(w); }
   std::string residual(World& w, TopId id, const std::vector<Tm*>& args) override;
   /// Entries from `first` on are rolled back: drop what was derived from them.
   void forgetFrom(World& w, TopId first);

@@ -376,7 +376,12 @@ void Repl::cmdEval(const std::string& a) {
   s_.top().query(a, TopLevel::Show::Eval);
 }
 
-static rt::Runtime* runtimeOf(Session& s) { return dynamic_cast<rt::Runtime*>(s.opts.runner); }
+// The runtime, switched to the session's current world (a `:load` replaces it).
+static rt::Runtime* runtimeOf(Session& s) {
+  auto* r = dynamic_cast<rt::Runtime*>(s.opts.runner);
+  if (r) r->enter(s.world());
+  return r;
+}
 
 void Repl::cmdJit(const std::string&) {
   rt::Runtime* r = runtimeOf(s_);
