@@ -11,6 +11,7 @@
 #include "core_plugin.hpp"
 #include "eval.hpp"
 #include "literal.hpp"
+#include "nat_limits.hpp"
 #include "nat_to_f64.hpp"
 
 namespace thorin::plugins {
@@ -70,7 +71,10 @@ template <Arith op> Val* natArith(World& w, Val* const* a) {
     mpz_sub(r.z, p.z, q.z);
     if (mpz_sgn(r.z) < 0) mpz_set_ui(r.z, 0);
     break;
-  case Arith::Mul: mpz_mul(r.z, p.z, q.z); break;
+  case Arith::Mul:
+    if (productTooLarge(p.z, q.z)) return nullptr; // (stuck: running it is the error)
+    mpz_mul(r.z, p.z, q.z);
+    break;
   case Arith::Div:
     if (!mpz_sgn(q.z)) return nullptr;
     mpz_fdiv_q(r.z, p.z, q.z);

@@ -10,6 +10,7 @@
 
 #include "compare.hpp"
 #include "core_plugin.hpp"
+#include "nat_limits.hpp"
 #include "nat_to_f64.hpp"
 #include "prims.hpp"
 
@@ -47,12 +48,14 @@ V natSub(const V* a, uint32_t) {
   if (mpz_sgn(r.z) < 0) mpz_set_ui(r.z, 0);
   return ofNatMpz(r.z);
 }
-V natMul(const V* a, uint32_t) {
+V natMul(const V* a, uint32_t span) {
   if (isImm(a[0]) && isImm(a[1])) {
     int64_t r;
     if (!__builtin_mul_overflow(immVal(a[0]), immVal(a[1]), &r) && r < kSmall) return imm(r);
   }
   Mpz x(a[0]), y(a[1]), r;
+  if (productTooLarge(x.z, y.z))
+    fail("the product is too large: a Nat has at most 2^30 bits (128 MB)", span);
   mpz_mul(r.z, x.z, y.z);
   return ofNatMpz(r.z);
 }
