@@ -14,6 +14,9 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <clocale>
+
+#include <langinfo.h>
 
 #include "guard.hpp"
 
@@ -71,6 +74,25 @@ static char* completionGenerator(const char* text, int state) {
   return nullptr;
 }
 
+// libedit takes what the key function returns as one (wide) character: a
+// UTF-8 sequence is read whole and decoded (byte by byte, λ → × were
+// garbled). An invalid sequence gives its first byte.
+static int restOfCharacter(int fd, unsigned char lead) {
+  int n = lead >= 0xF0 ? 3 : lead >= 0xE0 ? 2 : 1;
+  if (lead >= 0xF8) return lead;
+  int cp = lead & (0x3F >> n);
+  for (int i = 0; i < n; ++i) {
+    unsigned char d;
+    ssize_t r;
+    do
+      r = ::read(fd, &d, 1);
+    while (r < 0 && errno == EINTR);
+    if (r != 1 || (d & 0xC0) != 0x80) return lead;
+    cp = cp << 6 | (d & 0x3F);
+  }
+  return cp;
+}
+
 // Reads one key. A Ctrl-C at the prompt clears the line and submits it, so
 // the user gets a fresh prompt as in a shell.
 static int getKey(FILE* f) {
@@ -97,7 +119,8 @@ static int getKey(FILE* f) {
     unsigned char c;
     ssize_t n = ::read(fd, &c, 1);
     if (n < 0 && errno == EINTR) continue;
-    return n == 1 ? c : EOF;
+    if (n != 1) return EOF;
+    return c < 0xC0 ? c : restOfCharacter(fd, c);
   }
 }
 
@@ -109,6 +132,10 @@ static char** completion(const char* text, int, int) {
 LineEditor::LineEditor(bool interactive, std::string historyFile, Completer completer)
     : interactive_(interactive), historyFile_(std::move(historyFile)) {
   if (!interactive_) return;
+  // libedit converts between its wide characters and the line's bytes with
+  // the C library's locale: a UTF-8 one (the user's, else C.UTF-8).
+  const char* loc = std::setlocale(LC_CTYPE, "");
+  if (!loc || std::strcmp(nl_langinfo(CODESET), "UTF-8") != 0) std::setlocale(LC_CTYPE, "C.UTF-8");
   gCompleter = std::move(completer);
   rl_readline_name = "thorin";
   rl_attempted_completion_function = completion;

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """The interactive REPL on a terminal: libedit prompt, tab completion of
-commands and names, Ctrl-C clearing the line, history saved to a file."""
+commands and names, Ctrl-C clearing the line, non-ASCII keys (λ →), history
+saved to a file."""
 import fcntl
 import os
 import pty
@@ -85,6 +86,15 @@ def main():
         out += read_until(fd, "> ")  # keys typed before the prompt is back would race the tty mode
         if "beta : U" not in out or "garbage:t" in out:
             failures.append(f"Ctrl-C did not clear the line: {out!r}")
+        # λ, → and × typed at the prompt arrive whole (libedit took each byte
+        # of their UTF-8 for a character: the line was garbled).
+        os.write(fd, "id2 : U → U = λ x. x\n".encode())
+        read_until(fd, "> ")
+        os.write(fd, b":t id2\n")
+        out = read_until(fd, "id2 : U → U")
+        out += read_until(fd, "> ")
+        if "id2 : U → U" not in out or "error" in out:
+            failures.append(f"non-ASCII input garbled: {out!r}")
         # Ctrl-D quits. A key typed while libedit is switching the terminal
         # between cooked and raw mode can be lost (an EOF in cooked mode is not
         # a character), so a busy machine may need a second Ctrl-D.
@@ -113,7 +123,7 @@ def main():
             failures.append(f"history not saved: {history!r}")
         for f in failures:
             print(f)
-        print(f"{4 - len(failures)}/4 line-editing checks passed" if len(failures) <= 4 else "")
+        print(f"{5 - len(failures)}/5 line-editing checks passed" if len(failures) <= 5 else "")
         return 1 if failures else 0
 
 
