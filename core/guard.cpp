@@ -1,5 +1,7 @@
 #include "guard.hpp"
 
+#include <fmt/format.h>
+
 #include <pthread.h>
 #include <signal.h>
 #include <sys/mman.h>
@@ -67,7 +69,11 @@ int runWithLargeStack(size_t bytes, int (*fn)(void*), void* arg) {
   // MAP_NORESERVE: the reservation is virtual; only touched pages cost memory.
   void* mem = mmap(nullptr, bytes, PROT_READ | PROT_WRITE,
                    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0);
-  if (mem == MAP_FAILED) throw std::runtime_error("cannot reserve the elaboration stack");
+  if (mem == MAP_FAILED) // (e.g. under `ulimit -v`)
+    throw std::runtime_error(
+        fmt::format("cannot reserve the elaboration stack of {} MB (a smaller one: "
+                    "THORIN_STACK_MB=256, say)",
+                    bytes >> 20));
   ThreadArgs a{fn, arg, static_cast<char*>(mem), bytes, 0};
   pthread_attr_t attr;
   pthread_attr_init(&attr);

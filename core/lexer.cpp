@@ -59,6 +59,9 @@ uint32_t Lexer::decode(uint32_t pos, uint32_t& len) const {
     if ((d & 0xC0) != 0x80) return 0xFFFD;
     cp = cp << 6 | (d & 0x3F);
   }
+  // Overlong forms, surrogates and code points past U+10FFFF are not UTF-8.
+  static constexpr uint32_t kMin[] = {0, 0, 0x80, 0x800, 0x10000};
+  if (cp < kMin[n] || (cp >= 0xD800 && cp <= 0xDFFF) || cp > 0x10FFFF) return 0xFFFD;
   len = n;
   return cp;
 }

@@ -140,9 +140,17 @@ void Repl::run(LineEditor& ed) {
     std::string input = *line;
     if (trim(input) == ":{") { // explicit multi-line block, as in GHCi
       input.clear();
+      bool closed = false;
       while (auto l = ed.read(more)) {
-        if (trim(*l) == ":}") break;
+        if (trim(*l) == ":}") {
+          closed = true;
+          break;
+        }
         input += *l + "\n";
+      }
+      if (!closed) { // (the input ended inside the block: it was never run)
+        err_ << "error: the input ended inside a :{ block (it ends with a line :}); it is not run\n";
+        break;
       }
       ed.remember(":{\n" + input + ":}");
       gInterrupt.store(false);
