@@ -149,7 +149,8 @@ void Repl::run(LineEditor& ed) {
         input += *l + "\n";
       }
       if (!closed) { // (the input ended inside the block: it was never run)
-        err_ << "error: the input ended inside a :{ block (it ends with a line :}); it is not run\n";
+        err_
+            << "error: the input ended inside a :{ block (it ends with a line :}); it is not run\n";
         break;
       }
       ed.remember(":{\n" + input + ":}");
