@@ -60,13 +60,25 @@ FileWatcher::~FileWatcher() {
     close(fd);
 }
 
+// One spelling per file: the same directory named two ways ("." and its
+// absolute path, as for a file that was missing at one reload and found at
+// the next) is one inotify watch, which removing either name would drop.
+static fs::path canonicalPath(const std::string& f) {
+  std::error_code ec;
+  fs::path p = fs::weakly_canonical(fs::absolute(f, ec), ec);
+  return ec ? fs::path(f).lexically_normal() : p;
+}
+
 void FileWatcher::watch(const std::vector<std::string>& files) {
   if (inotify_ < 0) return;
   std::lock_guard<std::mutex> lock(mu_);
-  files_ = std::set<std::string>(files.begin(), files.end());
+  files_.clear();
   std::set<std::string> want;
-  for (auto& f : files)
-    want.insert(fs::path(f).parent_path().string());
+  for (auto& f : files) {
+    fs::path p = canonicalPath(f);
+    files_.insert(p.string());
+    want.insert(p.parent_path().string());
+  }
   std::vector<std::pair<int, std::string>> keep;
   for (auto& [wd, dir] : dirs_)
     if (want.count(dir)) {

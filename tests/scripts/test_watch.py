@@ -154,6 +154,12 @@ def watch_run(thorin, d):
     write(lib, LIB)
     p.expect(["reloaded lib.thorin: changed double; re-checked 2 of 6 definitions in <time>",
               "144", "0"], "restored import")
+    # Saves after that are still seen (the directory was watched under two
+    # names, and dropping one dropped the watch).
+    time.sleep(0.3)
+    write(lib, LIB + "-- saved again\n")
+    p.expect(["reloaded lib.thorin: no changes; re-checked 0 of 6 definitions in <time>",
+              "144", "0"], "a save after the restore")
 
     p.p.send_signal(signal.SIGINT)
     if p.p.wait(timeout=TIMEOUT) != 0:
