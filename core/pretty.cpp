@@ -84,15 +84,19 @@ struct Printer {
       break;
     case TTag::Top: {
       int32_t id = int32_t(t->n);
-      // An axiom prints as its user-facing alias (`Nat` for `%core.Nat`).
-      if (int32_t al = w.tops[id].alias; al >= 0 && w.lookupTop(w.tops[al].name) == al) id = al;
+      // An axiom prints as its user-facing alias (`Nat` for `%core.Nat`),
+      // shadowed or not.
+      if (int32_t al = w.tops[id].alias; al >= 0) id = al;
       const TopEntry& e = w.tops[id];
       out += str(e.name);
-      // A definition shadowed by a later one gets its position, so that two
-      // different `T`s in one message can be told apart.
+      // A definition shadowed by a later one gets where it is defined, so that
+      // two different `T`s in one message can be told apart (`Nat@core.thorin:7:1`
+      // once the user's own Nat shadows the builtin).
       if (w.lookupTop(e.name) != id && e.span.src && !e.axiom) {
         auto lc = e.span.src->lineCol(e.span.begin);
-        out += fmt::format("@{}:{}", lc.line, lc.col);
+        std::string_view file = e.span.src->path;
+        if (size_t slash = file.rfind('/'); slash != file.npos) file.remove_prefix(slash + 1);
+        out += fmt::format("@{}:{}:{}", file, lc.line, lc.col);
       }
       break;
     }

@@ -351,7 +351,14 @@ void Repl::cmdInfo(const std::string& a) {
   }
   w.beginEntry();
   out_ << a << " : " << show(w, zonk(w, w.scratch, e.type)) << "\n";
-  if (e.def) out_ << a << " = " << show(w, zonk(w, w.scratch, e.def)) << "\n";
+  if (!e.def) return;
+  // The definition naming an axiom (`Nat = %core.Nat`): the axiom by its own
+  // name (printed by its alias, it would read `Nat = Nat`).
+  const Tm* d = e.def;
+  if (d->tag == TTag::Top && w.tops[d->n].axiom && w.tops[d->n].alias == id)
+    out_ << a << " = " << str(w.tops[d->n].name) << "\n";
+  else
+    out_ << a << " = " << show(w, zonk(w, w.scratch, e.def)) << "\n";
 }
 
 void Repl::cmdTime(const std::string&) {

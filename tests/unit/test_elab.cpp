@@ -75,7 +75,7 @@ A : U = U → U
 g : A = λ x. x
 )");
   REQUIRE(p.ok);
-  CHECK(p.type("f") == "A@2:1"); // the shadowed A is told apart
+  CHECK(p.type("f") == "A@test.thorin:2:1"); // the shadowed A is told apart
   CHECK(p.type("g") == "A");
   CHECK(p.w.tops[p.top("f")].type->n != p.w.tops[p.top("g")].type->n);
 }
