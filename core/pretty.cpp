@@ -492,9 +492,16 @@ std::string show(const Raw* r) {
 }
 
 std::string show(const World& w, const Tm* t, std::vector<Name> ctx) {
+  // The innermost binder keeps its name, as the user refers to it there; a
+  // shadowed outer one gets primes (`A'`), so that a message never shows two
+  // different variables as one.
   Printer p{w, {}, {}};
-  for (Name n : ctx)
-    p.names.push_back(p.fresh(n));
+  std::vector<std::string> inner;
+  for (size_t i = ctx.size(); i-- > 0;) {
+    p.names = inner;
+    inner.push_back(p.fresh(ctx[i]));
+  }
+  p.names.assign(inner.rbegin(), inner.rend());
   p.print(t, PLet);
   return std::move(p.out);
 }
