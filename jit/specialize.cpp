@@ -441,15 +441,18 @@ struct Specializer::Impl {
     return vs;
   }
 
-  bool holds(ETm* filter, PEnv* env, PV* const* args, uint32_t k) {
+  /// `whose`: the function the filter belongs to (for the warning; -1: a λ).
+  bool holds(ETm* filter, PEnv* env, PV* const* args, uint32_t k, int64_t whose) {
     if (exhausted) return false;
     if (filter->tag == ETag::Lit) return filter->bits != 0; // `@`
     // A filter that calls filtered functions evaluates their filters too: a
     // filter that needs itself would never finish.
     if (filterNesting >= 32) {
       exhausted = true;
-      rt.err << "warning: specialization stopped: a filter depends on itself; the calls stay "
-                "unspecialized\n";
+      std::string name = whose < 0 ? "a λ" : rt.nameOf(TopId(whose));
+      rt.err << fmt::format("warning: specialization stopped: the filter of {} depends on itself "
+                            "(it calls {}); the calls stay unspecialized\n",
+                            name, name);
       return false;
     }
     ++filterNesting;
@@ -485,7 +488,7 @@ struct Specializer::Impl {
   PV* apply(PV* f, std::vector<PV*>& args) {
     while (!args.empty()) {
       if (f->kind == PV::Clo && f->t->b && args.size() >= f->t->n &&
-          holds(f->t->b, f->env, args.data(), f->t->n)) {
+          holds(f->t->b, f->env, args.data(), f->t->n, -1)) {
         uint32_t k = f->t->n;
         if (!spend([&] { return "λ"; }, "out of fuel")) break;
         PEnv* env = f->env;
@@ -499,7 +502,7 @@ struct Specializer::Impl {
         Global& g = rt.erased(f->id);
         ETm* src = g.source;
         if (src && src->tag == ETag::Lam && src->b && args.size() >= src->n &&
-            holds(src->b, nullptr, args.data(), src->n)) {
+            holds(src->b, nullptr, args.data(), src->n, int64_t(f->id))) {
           uint32_t k = src->n;
           std::vector<PV*> mine(args.begin(), args.begin() + k);
           PV* r = specialize(f->id, src, mine);
