@@ -1,4 +1,5 @@
 #include "toplevel.hpp"
+#include "zonk.hpp"
 
 #include "axiom.hpp"
 
@@ -447,25 +448,61 @@ bool TopLevel::residualQuery(const std::string& text) {
     Cxt c;
     size_t firstMeta = w_.metas.size();
     Val* ty = w_.topType(TopId(id));
-    std::vector<Tm*> args;
+    struct Static {
+      Tm* t; // nullptr: dynamic
+      Lvl lvl;
+      Span span;
+    };
+    std::vector<Static> given;
+    struct Inferred {
+      MetaId m;
+      Name name;
+      Span span;
+    };
+    std::vector<Inferred> inferred;
+    auto stat = [&](Tm* t, Span span, Val* f) {
+      given.push_back({t, c.lvl, span});
+      ty = apply(w_, f, eval(w_, c.env, t));
+    };
     for (size_t i = apps.size(); i-- > 0;) {
       RApp* a = apps[i];
       Val* f = forceAll(w_, ty);
+      // Implicit parameters are inferred, as in an application (or given
+      // as `{A}`): `:residual sumA [1, 2, 3] 0` for `{n : Nat} → Array n I64 → …`.
+      while (f->tag == VTag::Pi && f->icit == Icit::Impl && a->info.icit == Icit::Expl) {
+        Tm* m = el.freshMeta(c, f->a, a->arg->span, MetaOrigin{MetaOrigin::Implicit, f->name});
+        inferred.push_back({m->n, f->name, a->arg->span});
+        stat(m, a->arg->span, f);
+        f = forceAll(w_, ty);
+      }
       if (f->tag != VTag::Pi) fail(a->arg->span, "this argument is one too many");
+      if (f->icit != a->info.icit)
+        fail(a->arg->span, "unexpected implicit argument: the function expects an explicit one",
+             {"the function's type: " + el.showVal(c, ty)});
       if (a->arg->kind == RKind::Hole) {
-        args.push_back(nullptr);
+        given.push_back({nullptr, c.lvl, a->arg->span});
         Val* x = w_.var(c.lvl);
         c = el.bind(c, f->name, f->a);
         ty = apply(w_, f, x);
         continue;
       }
-      Tm* t = el.check(c, a->arg, f->a);
-      for (Ix ix = 0; ix < c.lvl; ++ix)
-        if (freeIn(t, ix)) fail(a->arg->span, "a static argument cannot depend on a dynamic one");
-      args.push_back(t);
-      ty = apply(w_, f, eval(w_, c.env, t));
+      stat(el.check(c, a->arg, f->a), a->arg->span, f);
     }
+    el.finish();
+    for (const Inferred& i : inferred)
+      if (!w_.metas[i.m].solution)
+        fail(i.span,
+             fmt::format("the implicit argument {{{}}} is not determined by the static arguments",
+                         str(i.name)),
+             {"give it before this argument, e.g. {3}, or make it dynamic: {_}"});
     el.requireSolved(firstMeta);
+    std::vector<Tm*> args;
+    for (const Static& g : given) {
+      Tm* t = g.t ? zonk(w_, w_.scratch, g.t, g.lvl) : nullptr;
+      for (Ix ix = 0; t && ix < g.lvl; ++ix)
+        if (freeIn(t, ix)) fail(g.span, "a static argument cannot depend on a dynamic one");
+      args.push_back(t);
+    }
     out_ << opts_.runner->residual(w_, TopId(id), args) << "\n";
   });
   if (ok) w_.rollback(snap);
