@@ -59,7 +59,11 @@ size_t defaultStackBytes() {
   // ASan cannot unwind exceptions through more than ~64 MiB of stack.
   return size_t(64) << 20;
 #else
-  return size_t(4) << 30; // 4 GiB, committed only as deep recursion touches it
+  // 1 GiB, committed only as deep recursion touches it (as OCaml's default
+  // limit). Every workload of bench/ needs far less; a runaway recursion
+  // (`f n = 1 + f n`) fills it in seconds, and unwinding it takes longer
+  // still: with 4 GiB, failing or answering Ctrl-C took 25–50 s and 4 GB.
+  return size_t(1) << 30;
 #endif
 }
 
