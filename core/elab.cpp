@@ -132,11 +132,7 @@ std::pair<Tm*, Val*> Elab::insert(Cxt& c, Span span, Tm* t, Val* ty) {
     Val* f = forceAll(w_, ty);
     if (f->tag != VTag::Pi || f->icit != Icit::Impl) return {t, ty};
     Tm* m = freshMeta(c, f->a, span, MetaOrigin{MetaOrigin::Implicit, f->name});
-    Tm* a = mkTm(w_.perm, TTag::App);
-    a->a = t;
-    a->b = m;
-    a->icit = Icit::Impl;
-    t = a;
+    t = mkApp(w_.perm, t, m, Icit::Impl);
     ty = apply(w_, f, evalIn(c, m));
   }
 }
@@ -150,11 +146,7 @@ std::pair<Tm*, Val*> Elab::insertUntil(Cxt& c, Span span, Name x, Tm* t, Val* ty
            {"the function's type: " + showVal(c, original)});
     if (f->name == x) return {t, ty};
     Tm* m = freshMeta(c, f->a, span, MetaOrigin{MetaOrigin::Implicit, f->name});
-    Tm* a = mkTm(w_.perm, TTag::App);
-    a->a = t;
-    a->b = m;
-    a->icit = Icit::Impl;
-    t = a;
+    t = mkApp(w_.perm, t, m, Icit::Impl);
     ty = apply(w_, f, evalIn(c, m));
   }
 }
@@ -483,13 +475,8 @@ std::pair<Tm*, Val*> Elab::inferAppExpecting(Cxt& c, RApp* r, Val* expected) {
   }
   for (size_t i = 0; i < apps.size(); ++i) {
     if (i > 0 && i > known) std::tie(t, ty) = insert(c, apps[i]->fn->span, t, ty);
-    for (Tm* m : steps[i].implicits) {
-      Tm* a = mkTm(w_.perm, TTag::App);
-      a->a = t;
-      a->b = m;
-      a->icit = Icit::Impl;
-      t = a;
-    }
+    for (Tm* m : steps[i].implicits)
+      t = mkApp(w_.perm, t, m, Icit::Impl);
     if (!steps[i].pi) {
       if (i == known && i > 0) ty = walk; // (implicits inserted above, by the walk)
       std::tie(t, ty) = applyArg(c, apps[i], t, ty);

@@ -37,16 +37,22 @@ static std::string_view text(Raw* r) {
 
 static bool isFloatText(std::string_view s) { return s.find_first_of(".eE") != s.npos; }
 
+// A literal written as an F64 where a whole number is expected.
+[[noreturn]] static void notWhole(Raw* r, const std::string& s, const char* expected,
+                                  const char* note) {
+  fail(r->span,
+       fmt::format("the literal {} is written as an F64 (with a point or an exponent), but {} is "
+                   "expected",
+                   s, expected),
+       {note});
+}
+
 Tm* Elab::checkNumber(Raw* r, const char* type) {
   std::string s(text(r));
   std::string_view ty = type;
   if (ty == "%core.F64") return tmOfLit(w_.perm, vF64(w_, std::strtod(s.c_str(), nullptr)));
   if (isFloatText(s))
-    fail(r->span,
-         fmt::format("the literal {} is written as an F64 (with a point or an exponent), but {} "
-                     "is expected",
-                     s, ty == "%core.Nat" ? "a Nat" : "an I64"),
-         {"Nat and I64 literals are digits only, e.g. 3"});
+    notWhole(r, s, ty == "%core.Nat" ? "a Nat" : "an I64", "Nat and I64 literals are digits only, e.g. 3");
   mpz_t z;
   mpz_init_set_str(z, s.c_str(), 10);
   if (ty == "%core.I64" && mpz_sizeinbase(z, 2) > 63) {
@@ -65,11 +71,7 @@ Tm* Elab::checkNumber(Raw* r, const char* type) {
 Tm* Elab::checkIndex(Cxt& c, Raw* r, Val* size) {
   std::string s(text(r));
   if (isFloatText(s))
-    fail(r->span,
-         fmt::format("the literal {} is written as an F64 (with a point or an exponent), but an "
-                     "index is expected",
-                     s),
-         {"index literals are digits only, e.g. 3"});
+    notWhole(r, s, "an index", "index literals are digits only, e.g. 3");
   Val* n = forceAll(w_, size);
   uint64_t k = std::strtoull(s.c_str(), nullptr, 10);
   bool big = s.size() > 19;
@@ -82,13 +84,8 @@ Tm* Elab::checkIndex(Cxt& c, Raw* r, Val* size) {
   }
   Tm* of = mkTm(w_.perm, TTag::Top);
   of->n = builtin("%core.idx.of", r->span);
-  Tm* a = mkTm(w_.perm, TTag::App);
-  a->a = of;
-  a->b = quote(w_, w_.perm, c.lvl, size);
-  a->icit = Icit::Impl;
-  Tm* t = mkTm(w_.perm, TTag::App);
-  t->a = a;
-  t->b = checkNumber(r, "%core.Nat");
+  Tm* a = mkApp(w_.perm, of, quote(w_, w_.perm, c.lvl, size), Icit::Impl);
+  Tm* t = mkApp(w_.perm, a, checkNumber(r, "%core.Nat"), Icit::Expl);
   t->m = w_.addSpan(r->span);
   return t;
 }

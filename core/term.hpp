@@ -71,4 +71,12 @@ inline Tm* mkTm(Arena& a, TTag tag) {
   return t;
 }
 
+inline Tm* mkApp(Arena& a, Tm* f, Tm* x, Icit i) {
+  Tm* t = mkTm(a, TTag::App);
+  t->a = f;
+  t->b = x;
+  t->icit = i;
+  return t;
+}
+
 } // namespace thorin

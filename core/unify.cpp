@@ -10,13 +10,6 @@
 namespace thorin {
 
 namespace {
-Tm* app(Arena& a, Tm* f, Tm* x, Icit i) {
-  Tm* t = mkTm(a, TTag::App);
-  t->a = f;
-  t->b = x;
-  t->icit = i;
-  return t;
-}
 Tm* varTm(Arena& a, Ix i) {
   Tm* t = mkTm(a, TTag::Var);
   t->n = i;
@@ -388,7 +381,7 @@ Tm* Unifier::renameSpine(PRen& ren, Tm* head, Spine* sp) {
   if (!sp) return head;
   Tm* f = renameSpine(ren, head, sp->prev);
   switch (sp->kind) {
-  case Elim::App: return app(w_.perm, f, rename(ren, sp->arg), sp->icit);
+  case Elim::App: return mkApp(w_.perm, f, rename(ren, sp->arg), sp->icit);
   case Elim::If: {
     Tm* t = mkTm(w_.perm, TTag::If);
     Val* th = sp->arg;
@@ -444,7 +437,7 @@ Tm* Unifier::renameFlex(PRen& ren, MetaId m, Spine* sp) {
   Tm* t = mkTm(w_.perm, TTag::Meta);
   t->n = m2;
   for (uint32_t i = 0; i < n; ++i)
-    if (!prune || keep[i]) t = app(w_.perm, t, tms[i], args[i]->icit);
+    if (!prune || keep[i]) t = mkApp(w_.perm, t, tms[i], args[i]->icit);
   return t;
 }
 
@@ -589,7 +582,7 @@ MetaId Unifier::pruneMeta(const std::vector<bool>& keep, MetaId m) {
   body->n = m2;
   uint32_t n = uint32_t(keep.size());
   for (uint32_t i = 0; i < n; ++i)
-    if (keep[i]) body = app(w_.perm, body, varTm(w_.perm, n - i - 1), Icit::Expl);
+    if (keep[i]) body = mkApp(w_.perm, body, varTm(w_.perm, n - i - 1), Icit::Expl);
   std::vector<Icit> icits(n, Icit::Expl);
   w_.metas[m].solution = lams(m, icits, body);
   return m2;
