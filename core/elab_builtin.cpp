@@ -52,7 +52,8 @@ Tm* Elab::checkNumber(Raw* r, const char* type) {
   std::string_view ty = type;
   if (ty == "%core.F64") return tmOfLit(w_.perm, vF64(w_, std::strtod(s.c_str(), nullptr)));
   if (isFloatText(s))
-    notWhole(r, s, ty == "%core.Nat" ? "a Nat" : "an I64", "Nat and I64 literals are digits only, e.g. 3");
+    notWhole(r, s, ty == "%core.Nat" ? "a Nat" : "an I64",
+             "Nat and I64 literals are digits only, e.g. 3");
   mpz_t z;
   mpz_init_set_str(z, s.c_str(), 10);
   if (ty == "%core.I64" && mpz_sizeinbase(z, 2) > 63) {
@@ -70,8 +71,7 @@ Tm* Elab::checkNumber(Raw* r, const char* type) {
 // otherwise `idx 2` (checked when it runs).
 Tm* Elab::checkIndex(Cxt& c, Raw* r, Val* size) {
   std::string s(text(r));
-  if (isFloatText(s))
-    notWhole(r, s, "an index", "index literals are digits only, e.g. 3");
+  if (isFloatText(s)) notWhole(r, s, "an index", "index literals are digits only, e.g. 3");
   Val* n = forceAll(w_, size);
   uint64_t k = std::strtoull(s.c_str(), nullptr, 10);
   bool big = s.size() > 19;
