@@ -73,13 +73,20 @@ private:
   // value, decided by finish() once the type is known (`build 4 (λ i. 10)`
   // checked against `Array 4 I64` learns that A is I64 only from the result).
   Tm* postponeNumber(Cxt& c, Raw* r, Val* ty);
-  struct PostponedNumber {
+  /// A literal, or an operator on operands of a type not known yet (a fresh
+  /// meta for the result): decided by finish().
+  struct Postponed {
     Cxt c;
     Raw* r;
-    Val* ty;
-    Tm* meta;
+    Val* ty;   // the literal's type / the operands' type
+    Tm* meta;  // stands for the literal / the operation
+    Tm* x = nullptr, *y = nullptr; // the operands (an operator only)
   };
-  std::vector<PostponedNumber> postponed_;
+  std::vector<Postponed> postponed_;
+  void decideNumber(Postponed& p);
+  void decideOperator(Postponed& p);
+  /// `x op y` on operands of type `ty` (known): the term and its type.
+  std::pair<Tm*, Val*> operation(Cxt& c, RBinOp* r, Tm* x, Tm* y, Val* ty);
   Tm* checkIndex(Cxt& c, Raw* r, Val* size);
   Tm* filter(Cxt& c, struct RLam* l);
   bool inFilter_ = false;

@@ -3,6 +3,7 @@
 // operator table, `if`, `&&`/`||` (as conditionals), and array literals.
 // The data itself is the core plugin's axioms; nothing here knows their
 // semantics.
+#include <algorithm>
 #include <fmt/format.h>
 
 #include <cerrno>
@@ -97,20 +98,44 @@ Tm* Elab::postponeNumber(Cxt& c, Raw* r, Val* ty) {
 }
 
 void Elab::finish(int64_t onlyOf) {
-  for (size_t i = 0; i < postponed_.size(); ++i) {
-    PostponedNumber p = postponed_[i]; // (a copy: check() below may add more)
-    Val* f = force(w_, p.ty);
-    if (onlyOf >= 0 && !(f->tag == VTag::Flex && f->n == uint64_t(onlyOf))) continue;
-    postponed_.erase(postponed_.begin() + i--);
-    if (f->tag == VTag::Flex) {
-      const char* def = isFloatText(text(p.r)) ? "%core.F64" : "%core.Nat";
-      unifyOrFail(p.c, p.r->span, p.ty, builtinType(def, p.r->span));
+  // Operators on a known type first: `x + 1` on Bools is the operator's
+  // error, not the literal's.
+  for (bool operatorsFirst : {true, false})
+    for (size_t i = 0; i < postponed_.size(); ++i) {
+      Postponed p = postponed_[i]; // (a copy: deciding may add more)
+      Val* f = force(w_, p.ty);
+      if (onlyOf >= 0 && !(f->tag == VTag::Flex && f->n == uint64_t(onlyOf))) continue;
+      if (operatorsFirst && (!p.x || f->tag == VTag::Flex)) continue;
+      postponed_.erase(postponed_.begin() + i);
+      size_t before = postponed_.size();
+      if (p.x) decideOperator(p);
+      else decideNumber(p);
+      // Deciding an operator decides the literals of its type first, which
+      // may have come before it: look again from the start.
+      i = postponed_.size() < before ? size_t(-1) : i - 1;
     }
-    Tm* lit = check(p.c, p.r, p.ty); // (a literal now, or the usual error)
-    if (!unifier_.unify(p.c.lvl, evalIn(p.c, p.meta), evalIn(p.c, lit)))
-      fail(p.r->span, "this literal's value was fixed otherwise by the context",
-           {"the context needs: " + showVal(p.c, evalIn(p.c, p.meta))});
+}
+
+void Elab::decideNumber(Postponed& p) {
+  if (force(w_, p.ty)->tag == VTag::Flex) {
+    const char* def = isFloatText(text(p.r)) ? "%core.F64" : "%core.Nat";
+    unifyOrFail(p.c, p.r->span, p.ty, builtinType(def, p.r->span));
   }
+  Tm* lit = check(p.c, p.r, p.ty); // (a literal now, or the usual error)
+  if (!unifier_.unify(p.c.lvl, evalIn(p.c, p.meta), evalIn(p.c, lit)))
+    fail(p.r->span, "this literal's value was fixed otherwise by the context",
+         {"the context needs: " + showVal(p.c, evalIn(p.c, p.meta))});
+}
+
+// The operands' type is known by now, or the literals among the operands
+// decide it (`x * 2.0`), or nothing does (an error).
+void Elab::decideOperator(Postponed& p) {
+  if (Val* f = force(w_, p.ty); f->tag == VTag::Flex) finish(f->n);
+  auto [t, ty] = operation(p.c, static_cast<RBinOp*>(p.r), p.x, p.y, p.ty);
+  (void)ty;
+  if (!unifier_.unify(p.c.lvl, evalIn(p.c, p.meta), evalIn(p.c, t)))
+    fail(static_cast<RBinOp*>(p.r)->opSpan, "this operation's value was fixed otherwise by the context",
+         {"the context needs: " + showVal(p.c, evalIn(p.c, p.meta))});
 }
 
 std::pair<Tm*, Val*> Elab::inferNumber(Raw* r) {
@@ -194,9 +219,22 @@ std::pair<Tm*, Val*> Elab::elabBinOp(Cxt& c, RBinOp* r, Val* expected) {
     noOperatorOn(c, r, ty); // (before the other operand is checked against it)
     y = check(c, r->rhs, ty);
   }
-  // The operator is chosen by the operands' type: literals of that type
-  // (`x * 2.0`, `id 3 * id 4`) decide it now if nothing else did.
-  if (Val* f = force(w_, ty); f->tag == VTag::Flex) finish(f->n);
+  // The operator is chosen by the operands' type. Not known yet (`λ x. x + 1`
+  // checked against a type still to be learnt): decided at the end of the
+  // definition, as the literals are.
+  if (Val* f = force(w_, ty); f->tag == VTag::Flex) {
+    static constexpr std::string_view kCompare[] = {"==", "!=", "<", "<=", ">", ">="};
+    bool compare = std::find(std::begin(kCompare), std::end(kCompare), op) != std::end(kCompare);
+    Val* resTy = compare ? builtinType("%core.Bool", r->span) : ty;
+    Tm* m = freshMeta(c, resTy, r->span, {MetaOrigin::Hole, {}});
+    postponed_.push_back({c, r, ty, m, x, y});
+    return {m, resTy};
+  }
+  return operation(c, r, x, y, ty);
+}
+
+std::pair<Tm*, Val*> Elab::operation(Cxt& c, RBinOp* r, Tm* x, Tm* y, Val* ty) {
+  std::string_view op = str(r->op);
   const std::string* tyName = axiomHead(ty);
   const std::string* ax = tyName ? AxiomRegistry::get().operatorAxiom(op, *tyName) : nullptr;
   if (!ax) {
