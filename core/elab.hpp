@@ -78,9 +78,9 @@ private:
   struct Postponed {
     Cxt c;
     Raw* r;
-    Val* ty;   // the literal's type / the operands' type
-    Tm* meta;  // stands for the literal / the operation
-    Tm* x = nullptr, *y = nullptr; // the operands (an operator only)
+    Val* ty;                       // the literal's type / the operands' type
+    Tm* meta;                      // stands for the literal / the operation
+    Tm *x = nullptr, *y = nullptr; // the operands (an operator only)
   };
   std::vector<Postponed> postponed_;
   void decideNumber(Postponed& p);

@@ -108,8 +108,10 @@ void Elab::finish(int64_t onlyOf) {
       if (operatorsFirst && (!p.x || f->tag == VTag::Flex)) continue;
       postponed_.erase(postponed_.begin() + i);
       size_t before = postponed_.size();
-      if (p.x) decideOperator(p);
-      else decideNumber(p);
+      if (p.x)
+        decideOperator(p);
+      else
+        decideNumber(p);
       // Deciding an operator decides the literals of its type first, which
       // may have come before it: look again from the start.
       i = postponed_.size() < before ? size_t(-1) : i - 1;
@@ -134,7 +136,8 @@ void Elab::decideOperator(Postponed& p) {
   auto [t, ty] = operation(p.c, static_cast<RBinOp*>(p.r), p.x, p.y, p.ty);
   (void)ty;
   if (!unifier_.unify(p.c.lvl, evalIn(p.c, p.meta), evalIn(p.c, t)))
-    fail(static_cast<RBinOp*>(p.r)->opSpan, "this operation's value was fixed otherwise by the context",
+    fail(static_cast<RBinOp*>(p.r)->opSpan,
+         "this operation's value was fixed otherwise by the context",
          {"the context needs: " + showVal(p.c, evalIn(p.c, p.meta))});
 }
 
