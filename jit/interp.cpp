@@ -16,7 +16,8 @@ namespace {
 Runtime* gRuntime = nullptr; // the runtime of the current run (closure entries need it)
 
 IEnv* push(IEnv* env, V v) {
-  auto* e = static_cast<IEnv*>(alloc(sizeof(IEnv)));
+  static_assert(sizeof(IEnv) == 16);
+  auto* e = static_cast<IEnv*>(alloc16());
   e->prev = env;
   e->v = v;
   return e;
@@ -124,11 +125,36 @@ IEnv* Runtime::enterGlobal(TopId id, const V* args, V* result) {
 V Runtime::callGlobal(TopId id, const V* args) {
   V r;
   IEnv* env = enterGlobal(id, args, &r);
-  return env ? eval(global(id).body->a, env) : r;
+  return env ? eval(global(id).body->a, env, id) : r;
 }
 
-V Runtime::eval(ETm* t, IEnv* env) {
+static bool makesClosures(ETm* t) {
+  if (t->tag == ETag::Lam) return true;
+  bool any = false;
+  forEachChild(t, 0, [&](ETm* c, uint32_t) { any = any || makesClosures(c); });
+  return any;
+}
+
+// A frame's environment (its parameters and lets) is dead once it makes a
+// tail call, unless a closure made in it keeps it: then its cells are given
+// back, so that an interpreted loop runs in constant memory.
+static void releaseFrame(Global& g, const ETm* body, IEnv* env) {
+  if (!g.body || g.body->a != body) return; // (redefined meanwhile: not known)
+  if (g.capturesFor != body) {
+    g.captures = makesClosures(g.body->a);
+    g.capturesFor = body;
+  }
+  if (g.captures) return;
+  while (env) {
+    IEnv* prev = env->prev;
+    release16(env);
+    env = prev;
+  }
+}
+
+V Runtime::eval(ETm* t, IEnv* env, TopId frame) {
   gRuntime = this;
+  const ETm* t0 = t; // the frame's body
   while (true) {
     switch (t->tag) {
     case ETag::Var: return lookup(env, t->n);
@@ -156,10 +182,13 @@ V Runtime::eval(ETm* t, IEnv* env) {
           // The call is eval's result: the callee's body is evaluated in place
           // of a nested eval (a tail call: interpreted loops run in constant stack).
           V r;
+          if (frame != kNoFrame) releaseFrame(global(frame), t0, env);
           IEnv* callee = enterGlobal(id, args, &r);
           if (!callee) return r;
           env = callee;
+          frame = id;
           t = global(id).body->a;
+          t0 = t;
           continue;
         }
       }

@@ -16,6 +16,7 @@ struct Heap {
   char* end = nullptr;
   size_t used = 0;
   std::vector<BigNatObj*> bigs;
+  void* free16 = nullptr; // released 16-byte cells, linked through their first word
 
   size_t cap = 0; // 0: none (see setHeapCap)
   void* grow(size_t bytes) {
@@ -45,6 +46,7 @@ struct Heap {
     chunks.clear();
     cur = end = nullptr;
     used = 0;
+    free16 = nullptr;
   }
   ~Heap() { reset(); }
 };
@@ -56,6 +58,17 @@ Obj gErased[4] = {{OTag::Erased, 0}, {OTag::Erased, 1}, {OTag::Erased, 2}, {OTag
 V erased() { return ofObj(&gErased[0]); }
 V erasedType(uint32_t kind) { return ofObj(&gErased[kind < 4 ? kind : 0]); }
 void* alloc(size_t bytes) { return gHeap.bump(bytes); }
+void* alloc16() {
+  if (void* c = gHeap.free16) {
+    gHeap.free16 = *static_cast<void**>(c);
+    return c;
+  }
+  return gHeap.bump(16);
+}
+void release16(void* cell) {
+  *static_cast<void**>(cell) = gHeap.free16;
+  gHeap.free16 = cell;
+}
 void resetHeap() { gHeap.reset(); }
 size_t heapBytes() { return gHeap.used; }
 

@@ -84,6 +84,10 @@ V erasedType(uint32_t kind);
 
 // The heap ----------------------------------------------------------------
 void* alloc(size_t bytes);
+/// A 16-byte cell, reusing one given back by release16 when there is one.
+void* alloc16();
+/// Gives back a dead 16-byte cell (from alloc16) for reuse in this run.
+void release16(void* cell);
 /// Drops every object allocated since the last reset.
 void resetHeap();
 size_t heapBytes();

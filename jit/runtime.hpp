@@ -53,6 +53,9 @@ struct Global {
   bool compileFailed = false;
   bool noSpeculate = false; // its speculation failed once (a Deopt): compiled without
   double compileMs = 0;
+  // Does `body` make closures (which may keep its environment alive)?
+  const ETm* capturesFor = nullptr; // the body it was found for
+  bool captures = true;
 };
 
 /// Specializations are globals too, numbered from here (TopIds stay below).
@@ -190,7 +193,10 @@ public:
     }
   }
 
-  V eval(ETm* t, struct IEnv* env);
+  /// `frame`: the top-level function whose frame `env` is, when this call
+  /// owns it (its cells are reused by the frame's tail calls).
+  V eval(ETm* t, struct IEnv* env, TopId frame = kNoFrame);
+  static constexpr TopId kNoFrame = ~TopId(0);
   /// The erased λ a closure runs (its arity and parameters' names), or
   /// nullptr when unknown.
   const ETm* lambdaOf(const Closure* c);
