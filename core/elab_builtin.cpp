@@ -38,6 +38,20 @@ static std::string_view text(Raw* r) {
 
 static bool isFloatText(std::string_view s) { return s.find_first_of(".eE") != s.npos; }
 
+// A numeric literal's text, `-5` for `- 5`.
+static std::string numberText(Raw* r) {
+  std::string s(text(r));
+  std::erase_if(s, [](char ch) { return ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r'; });
+  return s;
+}
+
+// The type of a literal nothing gives a type: Nat, or an F64 (`2.5`), or an
+// I64 when negative (`-5`).
+static const char* defaultNumberType(Raw* r) {
+  std::string s = numberText(r);
+  return isFloatText(s) ? "%core.F64" : s[0] == '-' ? "%core.I64" : "%core.Nat";
+}
+
 // A literal written as an F64 where a whole number is expected.
 [[noreturn]] static void notWhole(Raw* r, const std::string& s, const char* expected,
                                   const char* note) {
@@ -49,30 +63,39 @@ static bool isFloatText(std::string_view s) { return s.find_first_of(".eE") != s
 }
 
 Tm* Elab::checkNumber(Raw* r, const char* type) {
-  std::string s(text(r));
+  std::string s = numberText(r);
   std::string_view ty = type;
   if (ty == "%core.F64") return tmOfLit(w_.perm, vF64(w_, std::strtod(s.c_str(), nullptr)));
   if (isFloatText(s))
     notWhole(r, s, ty == "%core.Nat" ? "a Nat" : "an I64",
              "Nat and I64 literals are digits only, e.g. 3");
+  if (s[0] == '-' && ty == "%core.Nat")
+    fail(r->span, fmt::format("the literal {} is negative, but a Nat is expected", s),
+         {"Nats are 0, 1, 2, …; negative numbers are I64s or F64s"});
   mpz_t z;
   mpz_init_set_str(z, s.c_str(), 10);
-  if (ty == "%core.I64" && mpz_sizeinbase(z, 2) > 63) {
+  if (ty == "%core.I64") {
+    bool fits = mpz_fits_slong_p(z);
+    int64_t x = fits ? mpz_get_si(z) : 0;
     mpz_clear(z);
-    fail(r->span, fmt::format("the literal {} is out of range for I64", s),
-         {"I64 literals go up to 9223372036854775807"});
+    if (!fits)
+      fail(r->span, fmt::format("the literal {} is out of range for I64", s),
+           {"I64 literals go from -9223372036854775808 to 9223372036854775807"});
+    return tmOfLit(w_.perm, vLit(w_, LitKind::I64, uint64_t(x)));
   }
   Val* v = vNat(w_, z);
   mpz_clear(z);
-  if (ty == "%core.I64") v->n = uint32_t(LitKind::I64);
   return tmOfLit(w_.perm, v);
 }
 
 // `2 : Idx n`, as Agda's Fin literals: checked against n when n is known,
 // otherwise `idx 2` (checked when it runs).
 Tm* Elab::checkIndex(Cxt& c, Raw* r, Val* size) {
-  std::string s(text(r));
+  std::string s = numberText(r);
   if (isFloatText(s)) notWhole(r, s, "an index", "index literals are digits only, e.g. 3");
+  if (s[0] == '-')
+    fail(r->span, fmt::format("the literal {} is negative, but an index is expected", s),
+         {"indices of Idx n go from 0 to n - 1"});
   Val* n = forceAll(w_, size);
   uint64_t k = std::strtoull(s.c_str(), nullptr, 10);
   bool big = s.size() > 19;
@@ -120,7 +143,7 @@ void Elab::finish(int64_t onlyOf) {
 
 void Elab::decideNumber(Postponed& p) {
   if (force(w_, p.ty)->tag == VTag::Flex) {
-    const char* def = isFloatText(text(p.r)) ? "%core.F64" : "%core.Nat";
+    const char* def = defaultNumberType(p.r);
     unifyOrFail(p.c, p.r->span, p.ty, builtinType(def, p.r->span));
   }
   Tm* lit = check(p.c, p.r, p.ty); // (a literal now, or the usual error)
@@ -142,7 +165,7 @@ void Elab::decideOperator(Postponed& p) {
 }
 
 std::pair<Tm*, Val*> Elab::inferNumber(Raw* r) {
-  const char* ty = isFloatText(text(r)) ? "%core.F64" : "%core.Nat";
+  const char* ty = defaultNumberType(r);
   Val* vty = builtinType(ty, r->span);
   return {checkNumber(r, ty), vty};
 }

@@ -11,7 +11,7 @@ Name Parser::ident(const Token& t) const {
   return intern(std::string_view(src_.text).substr(t.begin, t.end - t.begin));
 }
 
-void Parser::unexpected(const char* expected) {
+void Parser::unexpected(const char* expected, std::string note) {
   const Token& t = peek();
   std::string found;
   if (t.kind == Tok::Eof)
@@ -25,6 +25,7 @@ void Parser::unexpected(const char* expected) {
                             : "");
   Error e(
       Diagnostic{span(t.begin, t.end), fmt::format("expected {}, found {}", expected, found), {}});
+  if (!note.empty()) e.diags.back().notes.push_back(std::move(note));
   e.incomplete = t.kind == Tok::Eof && inputContinues();
   throw e;
 }
@@ -512,8 +513,19 @@ bool Parser::atomStart() const {
 
 Raw* Parser::application() {
   uint32_t b = peek().begin;
-  if (!atomStart()) unexpected("a term");
-  Raw* t = atom();
+  Raw* t;
+  if (atOp("-") && peek(1).kind == Tok::Number) {
+    // A negative literal where a term starts (`x * -1`, `f (-5)`); after a
+    // term, `-` is subtraction (`f -5` is `f - 5`, as in Haskell).
+    advance();
+    Token n = advance();
+    t = node<RLit>(RKind::Number, span(b, n.end));
+  } else {
+    if (!atomStart())
+      unexpected("a term", atOp("-") ? "only literals have a prefix '-' (-5, -2.5); negate x as 0 - x"
+                                     : "");
+    t = atom();
+  }
   while (true) {
     Raw* arg;
     ArgInfo info;

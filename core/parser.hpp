@@ -40,7 +40,7 @@ private:
     return true;
   }
   Token expect(Tok k, const char* what);
-  [[noreturn]] void unexpected(const char* expected);
+  [[noreturn]] void unexpected(const char* expected, std::string note = "");
   bool inputContinues() const;
   Span span(uint32_t b, uint32_t e) const { return Span{&src_, b, e}; }
   Span spanFrom(uint32_t b) const { return span(b, prevEnd()); }

@@ -265,7 +265,14 @@ struct Printer {
       else
         out += t->tag == TTag::Proj1 ? ".1" : ".2";
       break;
-    case TTag::Lit: out += showLit(LitKind(t->n), t->bits, t->big); break;
+    case TTag::Lit: { // (`f (-5)`: `f -5` would be a subtraction)
+      std::string s = showLit(LitKind(t->n), t->bits, t->big);
+      bool negative = s[0] == '-';
+      open(negative && prec >= PAtom);
+      out += s;
+      close(negative && prec >= PAtom);
+      break;
+    }
     case TTag::If:
       open(prec > PLet);
       out += "if ";
