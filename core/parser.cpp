@@ -522,8 +522,8 @@ Raw* Parser::application() {
     t = node<RLit>(RKind::Number, span(b, n.end));
   } else {
     if (!atomStart())
-      unexpected("a term", atOp("-") ? "only literals have a prefix '-' (-5, -2.5); negate x as 0 - x"
-                                     : "");
+      unexpected("a term",
+                 atOp("-") ? "only literals have a prefix '-' (-5, -2.5); negate x as 0 - x" : "");
     t = atom();
   }
   while (true) {
