@@ -231,26 +231,22 @@ static void learn(World& w, Val* v, TopFact f) {
   w.topHead(v->n)->topFacts |= f;
 }
 
+// Is u the very call v again (`r n = r n`): the same definition on the same
+// arguments? Then unfolding v makes no progress and would never end.
+static bool sameCall(Val* v, Val* u) {
+  if (!u || u->tag != VTag::Top || u->n != v->n) return false;
+  Spine *a = v->sp, *b = u->sp;
+  for (; a && b; a = a->prev, b = b->prev)
+    if (a->kind != b->kind || a->arg != b->arg) return false;
+  return !a && !b;
+}
+
+static Val* unfoldTop(World& w, Val* v);
+
 Val* unfold(World& w, Val* v) {
   if (v->tag == VTag::Top) {
-    if (v->axiom) // an argument may have been solved since (2: stuck for good)
-      return v->axiom == 1 ? normalizeAxiom(w, v) : nullptr;
-    if (w.closedCall && v->sp && !(v->topFacts & kTopNotClosedCallable)) {
-      if (Val* r = tryClosedCall(w, v)) return r;
-      if (w.tops[v->n].closedCallable == 0) learn(w, v, kTopNotClosedCallable);
-    }
-    if (Val* p = v->b) {
-      Val* base = forceAll(w, p);
-      return base == p ? nullptr : vAppSpine(w, base, v->sp, p->sp);
-    }
-    Val* d = w.topDef(v->n);
-    // `T : U = T` is its own unfolding: it does not unfold (a recursive
-    // definition that never reaches a value stops at the depth guard).
-    if (d && d->tag == VTag::Top && d->n == v->n && !d->sp) return nullptr;
-    guard();
-    // Apply the spine to the definition's own (cached) unfolding, skipping the
-    // glued intermediate `f sp` node that would be unfolded right away.
-    return d ? vAppSpine(w, forceAll(w, d), v->sp) : nullptr;
+    Val* u = unfoldTop(w, v);
+    return sameCall(v, u) ? nullptr : u;
   }
   if (v->tag == VTag::Flex) {
     if (!w.metas[v->n].solution) return nullptr;
@@ -258,6 +254,27 @@ Val* unfold(World& w, Val* v) {
     return vAppSpine(w, w.metaSolution(v->n), v->sp);
   }
   return nullptr;
+}
+
+static Val* unfoldTop(World& w, Val* v) {
+  if (v->axiom) // an argument may have been solved since (2: stuck for good)
+    return v->axiom == 1 ? normalizeAxiom(w, v) : nullptr;
+  if (w.closedCall && v->sp && !(v->topFacts & kTopNotClosedCallable)) {
+    if (Val* r = tryClosedCall(w, v)) return r;
+    if (w.tops[v->n].closedCallable == 0) learn(w, v, kTopNotClosedCallable);
+  }
+  if (Val* p = v->b) {
+    Val* base = forceAll(w, p);
+    return base == p ? nullptr : vAppSpine(w, base, v->sp, p->sp);
+  }
+  Val* d = w.topDef(v->n);
+  // `T : U = T` is its own unfolding: it does not unfold (a recursive
+  // definition that never reaches a value stops at the depth guard).
+  if (d && d->tag == VTag::Top && d->n == v->n && !d->sp) return nullptr;
+  guard();
+  // Apply the spine to the definition's own (cached) unfolding, skipping the
+  // glued intermediate `f sp` node that would be unfolded right away.
+  return d ? vAppSpine(w, forceAll(w, d), v->sp) : nullptr;
 }
 
 static inline void cache(World& w, Val* v, Val* u) {

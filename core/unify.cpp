@@ -100,16 +100,33 @@ bool Unifier::go(Lvl l, Val* t, Val* u, UMode mode) {
           return goSp(l, t->sp, u->sp, mode) || (mode != UMode::Flex && intersect(l, t, u));
         if (mode == UMode::Flex) return false;
         if (t->tag == VTag::Flex && u->tag == VTag::Flex) {
-          // Solve the meta with the longer spine first (more likely invertible).
+          // Solve the meta whose spine is a linear pattern first (`?F A ≟ ?G A A`:
+          // ?F := λ A. ?G A A, where solving ?G would prune both A's), else the
+          // one with the longer spine (more likely invertible).
           uint32_t lt = t->sp ? t->sp->len : 0, lu = u->sp ? u->sp->len : 0;
-          if (lt < lu) std::swap(t, u);
+          bool pt = linearPattern(l, t->sp), pu = linearPattern(l, u->sp);
+          if (pt != pu ? pu : lt < lu) std::swap(t, u);
           if (solve(l, t, u)) return true;
           std::string r = reason;
           if (solve(l, u, t)) return true;
           if (reason.empty()) reason = r;
           return false;
         }
-        return t->tag == VTag::Flex ? solve(l, t, u) : solve(l, u, t);
+        Val* flex = t->tag == VTag::Flex ? t : u;
+        Val* other = flex == t ? u : t;
+        if (solve(l, flex, other)) return true;
+        // `?F ≟ λ x. ?F x`, `?p ≟ (?p.1, ?p.2)`: the occurs check fails, yet
+        // the sides are η-equal. Compare them η-expanded.
+        std::string r = reason;
+        bool eta = false;
+        if (other->tag == VTag::Lam) {
+          Val* x = w_.var(l);
+          eta = go(l + 1, vApp(w_, flex, x, other->icit), apply(w_, other, x), mode);
+        } else if (other->tag == VTag::Pair) {
+          eta = go(l, vProj1(w_, flex), other->a, mode) && go(l, vProj2(w_, flex), other->b, mode);
+        }
+        if (!eta) reason = r;
+        return eta;
       }
       if (mode != UMode::Full) break;
       // The same recursive definition on equal arguments (`loop k`, `loop k`)
@@ -292,6 +309,20 @@ Tm* Unifier::lams(MetaId m, const std::vector<Icit>& icits, Tm* body) {
     body = t;
   }
   return body;
+}
+
+// Is the spine distinct bound variables (a pattern ?m can be solved on
+// without pruning)?
+bool Unifier::linearPattern(Lvl l, Spine* sp) {
+  std::vector<uint8_t>& seen = seenBuf_;
+  seen.assign(l, 0);
+  for (; sp; sp = sp->prev) {
+    if (sp->kind != Elim::App) return false;
+    Val* a = force(w_, sp->arg);
+    if (a->tag != VTag::Rigid || a->sp || seen[a->n]) return false;
+    seen[a->n] = 1;
+  }
+  return true;
 }
 
 bool Unifier::solve(Lvl l, Val* flex, Val* rhs) {

@@ -60,6 +60,7 @@ private:
   bool goSp(Lvl l, Spine* a, Spine* b, UMode m);
   bool goSpInit(Lvl l, Spine* a, Spine* b, UMode m, Val*& lastA, Val*& lastB);
   bool solve(Lvl l, Val* flex, Val* rhs);
+  bool linearPattern(Lvl l, Spine* sp);
   bool invert(Lvl l, Spine* sp, PRen& ren, std::vector<bool>& keep, bool& linear);
   bool intersect(Lvl l, Val* a, Val* b);
   Tm* rename(PRen& ren, Val* v);
