@@ -7,6 +7,7 @@
 
 #include "diagnostic.hpp"
 #include "eval.hpp"
+#include "zonk.hpp"
 #include "guard.hpp"
 #include "pretty.hpp"
 
@@ -678,7 +679,8 @@ void Elab::requireSolved(size_t firstMeta) {
     }
     ds.push_back(Diagnostic{e.span,
                             fmt::format("unsolved metavariable ?{} ({})", m, e.origin.describe()),
-                            {"of type: " + show(w_, ty, ctx)}});
+                            // (zonked: metas solved since it was made show their solutions)
+                            {"of type: " + show(w_, zonk(w_, w_.scratch, ty, Lvl(ctx.size())), ctx)}});
   }
   if (!ds.empty()) throw Error(std::move(ds));
 }

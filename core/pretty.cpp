@@ -276,7 +276,7 @@ struct Printer {
     case TTag::If:
       open(prec > PLet);
       out += "if ";
-      print(t->a, PLet);
+      print(t->a, PPi); // (`if (if b then …) then …`)
       out += " then ";
       print(t->b, PLet);
       out += " else ";
@@ -430,7 +430,7 @@ struct RawPrinter {
       open(prec > PLet);
       auto* i = static_cast<const RIf*>(r);
       out += "if ";
-      print(i->cond, PLet);
+      print(i->cond, PPi);
       out += " then ";
       print(i->then, PLet);
       out += " else ";
