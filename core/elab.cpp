@@ -7,9 +7,9 @@
 
 #include "diagnostic.hpp"
 #include "eval.hpp"
-#include "zonk.hpp"
 #include "guard.hpp"
 #include "pretty.hpp"
+#include "zonk.hpp"
 
 namespace thorin {
 
@@ -677,10 +677,11 @@ void Elab::requireSolved(size_t firstMeta) {
       ctx.push_back(ty->name);
       ty = ty->tag == TTag::Pi ? ty->b : ty->c;
     }
-    ds.push_back(Diagnostic{e.span,
-                            fmt::format("unsolved metavariable ?{} ({})", m, e.origin.describe()),
-                            // (zonked: metas solved since it was made show their solutions)
-                            {"of type: " + show(w_, zonk(w_, w_.scratch, ty, Lvl(ctx.size())), ctx)}});
+    ds.push_back(
+        Diagnostic{e.span,
+                   fmt::format("unsolved metavariable ?{} ({})", m, e.origin.describe()),
+                   // (zonked: metas solved since it was made show their solutions)
+                   {"of type: " + show(w_, zonk(w_, w_.scratch, ty, Lvl(ctx.size())), ctx)}});
   }
   if (!ds.empty()) throw Error(std::move(ds));
 }
