@@ -1,11 +1,15 @@
 #include "eval.hpp"
 
+#include <algorithm>
+#include <cstdlib>
+#include <new>
 #include <stdexcept>
 #include <vector>
 
 #include "axiom.hpp"
 #include "guard.hpp"
 #include "literal.hpp"
+#include "per_thread.hpp"
 
 namespace thorin {
 
@@ -67,6 +71,12 @@ static Val* axiomApp(World& w, Val* v) {
   if (v->axiom) [[unlikely]]
     if (Val* r = normalizeAxiom(w, v)) return r;
   return v;
+}
+
+static Val* envAt(Env* e, Ix i) {
+  while (i--)
+    e = e->prev;
+  return e->v;
 }
 
 static Spine* snoc(World& w, Spine* sp, Elim k, Val* arg, Icit i) {
@@ -241,6 +251,146 @@ static bool sameCall(Val* v, Val* u) {
   return !a && !b;
 }
 
+// ---------------------------------------------------------------------------
+// Weak head normal forms for forceAll
+
+// Can whnf evaluation unfold f's definition in place? A plain definition: not
+// an axiom (its normalizer runs on whole applications), not recursive (its
+// unfolding need not end, and conversion keeps it folded), not a function the
+// runtime may run on literals.
+static bool plainTop(World& w, Val* f) {
+  if (f->axiom) return false;
+  if (!(f->topFacts & kTopNotRecursive)) {
+    recursiveTop(w, f); // learns kTopNotRecursive if so
+    if (!(f->topFacts & kTopNotRecursive)) return false; // recursive, or no definition yet
+  }
+  if (w.closedCall && !(f->topFacts & kTopNotClosedCallable)) {
+    if (closedArity(w, f->n)) return false;
+    learn(w, f, kTopNotClosedCallable);
+  }
+  return true;
+}
+
+// `f` applied to the eliminations of `sp` newer than `stop` (all applications),
+// evaluated to weak head normal form with plain definitions unfolded: what
+// forceAll(vAppSpine(f, sp, stop)) gives, without building the glued
+// applications that forcing would unfold at once (`mul a b N s z` unfolds to
+// `a N (b N s) z`, whose head `a` unfolds again…). A Krivine machine: pending
+// arguments on a stack, the next one on top. Values that others share (a
+// definition's head, a partial application from the environment) still
+// cache their own unfolding, so sharing is as with glued evaluation. Where a
+// head cannot be unfolded here (a variable, a recursive definition, an axiom)
+// the application is built as usual and returned for forceAll to go on.
+static Val* whnfApply(World& w, Val* f, Spine* sp, Spine* stop) {
+  // The pending arguments, shared by nested calls (addressed by index: the
+  // buffer may move when it grows).
+  struct Stack {
+    Val** args = nullptr;
+    Icit* icits = nullptr;
+    size_t top = 0, cap = 0;
+    ~Stack() {
+      std::free(args);
+      std::free(icits);
+    }
+    void push(Val* v, Icit i) {
+      if (top == cap) [[unlikely]] {
+        cap = cap ? 2 * cap : 1024;
+        args = static_cast<Val**>(std::realloc(args, cap * sizeof(Val*)));
+        icits = static_cast<Icit*>(std::realloc(icits, cap * sizeof(Icit)));
+        if (!args || !icits) throw std::bad_alloc();
+      }
+      args[top] = v;
+      icits[top++] = i;
+    }
+  };
+  Stack& st = perThread<Stack>();
+  struct Frame {
+    Stack& st;
+    size_t base;
+    ~Frame() { st.top = base; }
+  } frame{st, st.top};
+  const size_t base = frame.base;
+  for (Spine* s = sp; s != stop; s = s->prev)
+    st.push(s->arg, s->icit);
+  Env* env = nullptr;
+  Tm* t = nullptr; // non-null: evaluate t in env (then apply); null: apply f
+  while (true) {
+    guard();
+    if (t) {
+      if (t->tag == TTag::App) {
+        // Push the arguments (last first, so the first ends on top), evaluated
+        // lazily as usual; continue with the head.
+        constexpr size_t kShort = 16;
+        constexpr Ix kDeep = 32;
+        size_t n = 0;
+        Tm* h = t;
+        Ix deepest = 0;
+        for (; h->tag == TTag::App && n < kShort; h = h->a, ++n)
+          if (h->b->tag == TTag::Var && h->b->n > deepest) deepest = h->b->n;
+        if (h->tag == TTag::App || deepest >= kDeep) [[unlikely]] { // (see evalLongApp)
+          f = eval(w, env, t);
+        } else {
+          for (Tm* a = t; a != h; a = a->a)
+            st.push(a->b->tag == TTag::Var ? envAt(env, a->b->n) : eval(w, env, a->b), a->icit);
+          f = h->tag == TTag::Var ? envAt(env, h->n) : eval(w, env, h);
+        }
+      } else if (t->tag == TTag::Var) {
+        f = envAt(env, t->n);
+      } else if (t->tag == TTag::Let) {
+        env = extend(w, env, eval(w, env, t->b));
+        t = t->c;
+        continue;
+      } else {
+        f = eval(w, env, t);
+      }
+      t = nullptr;
+    }
+    switch (f->tag) {
+    case VTag::Lam:
+      if (st.top == base) return f;
+      env = f->env;
+      t = f->body;
+      while (true) {
+        --st.top;
+        env = extend(w, env, st.args[st.top]);
+        if (st.top == base || t->tag != TTag::Lam) break;
+        t = t->a;
+      }
+      continue;
+    case VTag::Top:
+      if (plainTop(w, f)) {
+        Val* b = forceAll(w, f);
+        if (b != f) {
+          f = b;
+          continue;
+        }
+      }
+      break;
+    case VTag::Flex:
+      if (Val* b = force(w, f); b != f) {
+        f = b;
+        continue;
+      }
+      break;
+    default: break;
+    }
+    // A head that does not unfold here: apply the rest as usual.
+    size_t n = st.top - base;
+    if (n == 0 || f->tag == VTag::Irrelevant) return f;
+    std::reverse(st.args + base, st.args + st.top);
+    std::reverse(st.icits + base, st.icits + st.top);
+    return vApps(w, f, st.args + base, st.icits + base, n);
+  }
+}
+
+// Only applications in the spine (the common case): whnfApply, else the
+// general vAppSpine (forceAll goes on from its result).
+static Val* whnfSpine(World& w, Val* f, Spine* sp, Spine* stop) {
+  for (Spine* s = sp; s != stop; s = s->prev)
+    if (s->kind != Elim::App) return vAppSpine(w, f, sp, stop);
+  return whnfApply(w, f, sp, stop);
+}
+
 static Val* unfoldTop(World& w, Val* v);
 
 Val* unfold(World& w, Val* v) {
@@ -265,7 +415,7 @@ static Val* unfoldTop(World& w, Val* v) {
   }
   if (Val* p = v->b) {
     Val* base = forceAll(w, p);
-    return base == p ? nullptr : vAppSpine(w, base, v->sp, p->sp);
+    return base == p ? nullptr : whnfSpine(w, base, v->sp, p->sp);
   }
   Val* d = w.topDef(v->n);
   // `T : U = T` is its own unfolding: it does not unfold (a recursive
@@ -274,7 +424,7 @@ static Val* unfoldTop(World& w, Val* v) {
   guard();
   // Apply the spine to the definition's own (cached) unfolding, skipping the
   // glued intermediate `f sp` node that would be unfolded right away.
-  return d ? vAppSpine(w, forceAll(w, d), v->sp) : nullptr;
+  return d ? whnfSpine(w, forceAll(w, d), v->sp, nullptr) : nullptr;
 }
 
 static inline void cache(World& w, Val* v, Val* u) {
@@ -311,11 +461,6 @@ Val* forceAll(World& w, Val* v) {
   }
 }
 
-static Val* envAt(Env* e, Ix i) {
-  while (i--)
-    e = e->prev;
-  return e->v;
-}
 
 // A spine of more than kShort arguments, or one whose variables reach deep
 // into the environment (a meta applied to its whole context): all arguments
@@ -337,11 +482,12 @@ static Val* envAt(Env* e, Ix i) {
   }
   // (A stack of frames shared by nested calls, addressed by offset: it may
   // move when it grows.)
-  thread_local std::vector<Val*> frames;
+  std::vector<Val*>& frames = perThread<std::vector<Val*>>();
   struct Frame {
+    std::vector<Val*>& frames;
     size_t base;
     ~Frame() { frames.resize(base); }
-  } frame{frames.size()};
+  } frame{frames, frames.size()};
   frames.resize(frame.base + deepest + 1);
   Env* e = env;
   for (Ix i = 0; i <= deepest && e; ++i, e = e->prev)

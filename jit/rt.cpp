@@ -1,5 +1,7 @@
 #include "rt.hpp"
 
+#include "per_thread.hpp"
+
 #include <cstdlib>
 #include <cstring>
 #include <vector>
@@ -50,27 +52,29 @@ struct Heap {
   }
   ~Heap() { reset(); }
 };
-thread_local Heap gHeap;
+// (Per thread: compiled code runs on the elaboration thread and on the
+// compiler's worker.)
+Heap& heap() { return perThread<Heap>(); }
 // (index: MType — None, I64, F64, Bool)
 Obj gErased[4] = {{OTag::Erased, 0}, {OTag::Erased, 1}, {OTag::Erased, 2}, {OTag::Erased, 3}};
 } // namespace
 
 V erased() { return ofObj(&gErased[0]); }
 V erasedType(uint32_t kind) { return ofObj(&gErased[kind < 4 ? kind : 0]); }
-void* alloc(size_t bytes) { return gHeap.bump(bytes); }
+void* alloc(size_t bytes) { return heap().bump(bytes); }
 void* alloc16() {
-  if (void* c = gHeap.free16) {
-    gHeap.free16 = *static_cast<void**>(c);
+  if (void* c = heap().free16) {
+    heap().free16 = *static_cast<void**>(c);
     return c;
   }
-  return gHeap.bump(16);
+  return heap().bump(16);
 }
 void release16(void* cell) {
-  *static_cast<void**>(cell) = gHeap.free16;
-  gHeap.free16 = cell;
+  *static_cast<void**>(cell) = heap().free16;
+  heap().free16 = cell;
 }
-void resetHeap() { gHeap.reset(); }
-size_t heapBytes() { return gHeap.used; }
+void resetHeap() { heap().reset(); }
+size_t heapBytes() { return heap().used; }
 
 static Box64* box(uint64_t bits) {
   auto* b = static_cast<Box64*>(alloc(sizeof(Box64)));
@@ -109,7 +113,7 @@ V ofNatMpz(const mpz_t z) {
   b->tag = OTag::BigNat;
   b->n = 0;
   mpz_init_set(b->z, z);
-  gHeap.bigs.push_back(b);
+  heap().bigs.push_back(b);
   return ofObj(b);
 }
 
@@ -217,7 +221,7 @@ const char* deoptReasonText(DeoptReason r) {
 
 std::atomic<bool> gBudgetTripped{false};
 
-void setHeapCap(size_t bytes) { gHeap.cap = bytes; }
+void setHeapCap(size_t bytes) { heap().cap = bytes; }
 
 void poll() {
   if (gBudgetTripped.load(std::memory_order_relaxed)) [[unlikely]]
