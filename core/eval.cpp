@@ -261,7 +261,7 @@ static bool sameCall(Val* v, Val* u) {
 static bool plainTop(World& w, Val* f) {
   if (f->axiom) return false;
   if (!(f->topFacts & kTopNotRecursive)) {
-    recursiveTop(w, f); // learns kTopNotRecursive if so
+    recursiveTop(w, f);                                  // learns kTopNotRecursive if so
     if (!(f->topFacts & kTopNotRecursive)) return false; // recursive, or no definition yet
   }
   if (w.closedCall && !(f->topFacts & kTopNotClosedCallable)) {
@@ -461,7 +461,6 @@ Val* forceAll(World& w, Val* v) {
   }
 }
 
-
 // A spine of more than kShort arguments, or one whose variables reach deep
 // into the environment (a meta applied to its whole context): all arguments
 // at once, and the variables through one walk of the environment — looked up
@@ -537,7 +536,7 @@ Val* eval(World& w, Env* env, Tm* t) {
   if (t->tag == TTag::Var) return envAt(env, t->n);
   switch (t->tag) {
   case TTag::Var:
-  case TTag::App: break; // handled above
+  case TTag::App: break;                    // handled above
   case TTag::Known: return vBool(w, false); // (filters are never evaluated here)
   case TTag::Top: return w.topHead(t->n);
   case TTag::Meta: return w.metaHead(t->n);
