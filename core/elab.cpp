@@ -120,12 +120,57 @@ Tm* Elab::freshMeta(Cxt& c, Val* ty, Span span, MetaOrigin origin) {
   return t;
 }
 
+// Unifies, allowing the unifier to postpone a problem with no unique solution
+// yet; `postponed` tells whether it did.
+bool Elab::unifyMayPostpone(Cxt& c, Val* expected, Val* actual, bool& postponed) {
+  unifier_.mayPostpone = true;
+  unifier_.postponed = false;
+  bool ok = unifier_.unify(c.lvl, actual, expected);
+  unifier_.mayPostpone = false;
+  postponed = unifier_.postponed;
+  return ok;
+}
+
 void Elab::unifyOrFail(Cxt& c, Span span, Val* expected, Val* actual) {
-  if (unifier_.unify(c.lvl, actual, expected)) return;
+  bool postponed;
+  if (!unifyMayPostpone(c, expected, actual, postponed)) mismatch(c, span, expected, actual);
+  if (postponed)
+    delayed_.push_back({c, span, quote(w_, w_.perm, c.lvl, expected),
+                        quote(w_, w_.perm, c.lvl, actual)});
+  else if (!delayed_.empty())
+    retryDelayed(false);
+}
+
+[[noreturn]] void Elab::mismatch(Cxt& c, Span span, Val* expected, Val* actual) {
   std::vector<std::string> notes{"expected type: " + showVal(c, expected),
                                  "  actual type: " + showVal(c, actual)};
   if (!unifier_.reason.empty()) notes.push_back("(" + unifier_.reason + ")");
   fail(span, "type mismatch", std::move(notes));
+}
+
+// Retries the postponed problems until none makes progress; `final`: the
+// ones left are errors.
+void Elab::retryDelayed(bool final) {
+  for (bool progress = true; progress && !delayed_.empty();) {
+    progress = false;
+    for (size_t i = 0; i < delayed_.size(); ++i) {
+      Delayed d = delayed_[i];
+      Val* e = evalIn(d.c, d.expected);
+      Val* a = evalIn(d.c, d.actual);
+      bool postponed;
+      if (!unifyMayPostpone(d.c, e, a, postponed)) mismatch(d.c, d.span, e, a);
+      if (postponed) continue;
+      delayed_.erase(delayed_.begin() + ptrdiff_t(i--));
+      progress = true;
+    }
+  }
+  if (!final) return;
+  for (Delayed& d : delayed_) {
+    Val* e = evalIn(d.c, d.expected);
+    Val* a = evalIn(d.c, d.actual);
+    if (!unifier_.unify(d.c.lvl, a, e)) mismatch(d.c, d.span, e, a);
+  }
+  delayed_.clear();
 }
 
 std::pair<Tm*, Val*> Elab::insert(Cxt& c, Span span, Tm* t, Val* ty) {

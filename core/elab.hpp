@@ -59,6 +59,18 @@ public:
 
 private:
   void unifyOrFail(Cxt& c, Span span, Val* expected, Val* actual);
+  bool unifyMayPostpone(Cxt& c, Val* expected, Val* actual, bool& postponed);
+  [[noreturn]] void mismatch(Cxt& c, Span span, Val* expected, Val* actual);
+  /// Type checks the unifier postponed (`?P y y ≟ Eq x y` waits for ?P to be
+  /// solved elsewhere), retried after each later one; finish() reports those
+  /// left.
+  struct Delayed {
+    Cxt c;
+    Span span;
+    Tm *expected, *actual;
+  };
+  std::vector<Delayed> delayed_;
+  void retryDelayed(bool final);
   std::pair<Tm*, Val*> insert(Cxt& c, Span span, Tm* t, Val* ty);
   std::pair<Tm*, Val*> insertUntil(Cxt& c, Span span, Name x, Tm* t, Val* ty);
   std::pair<Tm*, Val*> inferApp(Cxt& c, RApp* r);

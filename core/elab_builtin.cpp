@@ -139,6 +139,7 @@ void Elab::finish(int64_t onlyOf) {
       // may have come before it: look again from the start.
       i = postponed_.size() < before ? size_t(-1) : i - 1;
     }
+  if (onlyOf < 0 && !delayed_.empty()) retryDelayed(true);
 }
 
 void Elab::decideNumber(Postponed& p) {

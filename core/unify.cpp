@@ -108,13 +108,18 @@ bool Unifier::go(Lvl l, Val* t, Val* u, UMode mode) {
           if (pt != pu ? pu : lt < lu) std::swap(t, u);
           if (solve(l, t, u)) return true;
           std::string r = reason;
+          bool nl = nonLinear_;
           if (solve(l, u, t)) return true;
           if (reason.empty()) reason = r;
-          return false;
+          return (nl || nonLinear_) && postpone(l, t, u);
         }
-        Val* flex = t->tag == VTag::Flex ? t : u;
-        Val* other = flex == t ? u : t;
+        bool flexIsT = t->tag == VTag::Flex;
+        Val* flex = flexIsT ? t : u;
+        Val* other = flexIsT ? u : t;
         if (solve(l, flex, other)) return true;
+        bool nl = nonLinear_;
+        flex = flexIsT ? t : u; // (solving may have collected the nursery: t, u are roots)
+        other = flexIsT ? u : t;
         // `?F ≟ λ x. ?F x`, `?p ≟ (?p.1, ?p.2)`: the occurs check fails, yet
         // the sides are η-equal. Compare them η-expanded.
         std::string r = reason;
@@ -126,7 +131,7 @@ bool Unifier::go(Lvl l, Val* t, Val* u, UMode mode) {
           eta = go(l, vProj1(w_, flex), other->a, mode) && go(l, vProj2(w_, flex), other->b, mode);
         }
         if (!eta) reason = r;
-        return eta;
+        return eta || (nl && postpone(l, flex, other));
       }
       if (mode != UMode::Full) break;
       // The same recursive definition on equal arguments (`loop k`, `loop k`)
@@ -259,30 +264,238 @@ bool Unifier::go(Lvl l, Val* t, Val* u, UMode mode) {
 // ---------------------------------------------------------------------------
 // Solving ?m x₁ … xₙ ≟ rhs
 
+// A spine argument as a variable: `λ y. f y` is f (η), `x.1` stays a
+// projected variable; anything else is nullptr.
+Val* Unifier::contractArg(Lvl l, Val* a) {
+  a = force(w_, a);
+  std::vector<Icit> icits;
+  while (a->tag == VTag::Lam) {
+    icits.push_back(a->icit);
+    a = force(w_, apply(w_, a, w_.var(l + Lvl(icits.size()) - 1)));
+  }
+  if (a->tag != VTag::Rigid || a->n >= l) return nullptr;
+  Spine* sp = a->sp;
+  for (size_t i = icits.size(); i-- > 0; sp = sp->prev) {
+    if (!sp || sp->kind != Elim::App || sp->icit != icits[i]) return nullptr;
+    Val* y = force(w_, sp->arg);
+    if (y->tag != VTag::Rigid || y->sp || y->n != l + i) return nullptr;
+  }
+  std::vector<Elim> projs;
+  for (Spine* s = sp; s; s = s->prev) {
+    if (s->kind != Elim::Proj1 && s->kind != Elim::Proj2) return nullptr;
+    projs.push_back(s->kind);
+  }
+  if (icits.empty()) return a;
+  Val* r = w_.var(a->n);
+  for (size_t i = projs.size(); i-- > 0;)
+    r = projs[i] == Elim::Proj1 ? vProj1(w_, r) : vProj2(w_, r);
+  return r;
+}
+
+static const char* kNotVariables =
+    "the metavariable is applied to something other than distinct variables";
+static const char* kRepeated =
+    "the metavariable's arguments repeat a variable that the other side mentions";
+
 bool Unifier::invert(Lvl l, Spine* sp, PRen& ren, std::vector<bool>& keep, bool& linear) {
   std::vector<Spine*>& args = argsBuf_;
   spineToVec(sp, args);
   ren.map.assign(l, -1);
   ren.cod = l;
   ren.dom = Lvl(args.size());
-  std::vector<uint8_t>& seen = seenBuf_;
+  ren.projs.clear();
+  std::vector<uint8_t>& seen = seenBuf_; // 1: as itself, 2: projected, 3: both / overlapping
   seen.assign(l, 0);
   keep.assign(args.size(), true);
   linear = true;
+  std::vector<Lvl>& vars = varsBuf_;
+  vars.resize(args.size());
+  bool conflict = false;
   for (size_t i = 0; i < args.size(); ++i) {
     if (args[i]->kind != Elim::App) return false;
-    Val* a = force(w_, args[i]->arg);
-    if (a->tag != VTag::Rigid || a->sp) return false;
-    Lvl x = a->n;
-    if (seen[x]) {
-      ren.map[x] = -1;
-      keep[i] = false;
-      linear = false;
-    } else {
-      seen[x] = 1;
-      ren.map[x] = int32_t(i);
+    Val* a = contractArg(l, args[i]->arg);
+    if (!a) {
+      reason = kNotVariables;
+      return false;
     }
+    Lvl x = vars[i] = a->n;
+    if (!a->sp) {
+      if (seen[x] == 0) {
+        seen[x] = 1;
+        ren.map[x] = int32_t(i);
+      } else {
+        // A repeated variable: solvable only if the other side does not
+        // mention it (renamed to -2; the earlier occurrence stays in the
+        // solution's telescope, unused).
+        if (seen[x] == 1) ren.map[x] = -2;
+        keep[i] = false;
+        linear = false;
+        if (seen[x] == 2) seen[x] = 3, conflict = true;
+      }
+      continue;
+    }
+    // x.1, x.2.1, …: the path of projections, oldest first.
+    uint32_t path = 0, len = 0;
+    for (Spine* s = a->sp; s; s = s->prev, ++len) // (newest first: bit 0 is the oldest)
+      path = (path << 1) | (s->kind == Elim::Proj2);
+    if (len > 30) {
+      reason = kNotVariables;
+      return false;
+    }
+    linear = linear && seen[x] != 1;
+    if (seen[x] == 1 || seen[x] == 3) {
+      seen[x] = 3;
+      conflict = true;
+      continue;
+    }
+    for (const PRen::Proj& p : ren.projs) {
+      uint32_t n = std::min(p.len, len);
+      if (p.x == x && ((p.path ^ path) & ((1u << n) - 1)) == 0) seen[x] = 3; // x.1 and x.1(.2)
+    }
+    if (seen[x] == 3) {
+      conflict = true;
+      linear = false;
+      continue;
+    }
+    seen[x] = 2;
+    ren.projs.push_back({x, path, len, int32_t(i)});
   }
+  if (conflict) {
+    // A variable passed both as itself and projected (or the same projection
+    // twice): it may not occur in the solution, nor in the telescope's types.
+    linear = false;
+    for (size_t i = 0; i < args.size(); ++i)
+      if (seen[vars[i]] == 3) keep[i] = false;
+    std::erase_if(ren.projs, [&](const PRen::Proj& p) { return seen[p.x] == 3; });
+    for (Lvl x = 0; x < l; ++x)
+      if (seen[x] == 3) ren.map[x] = -2;
+  }
+  return true;
+}
+
+// ?m := λ xs. (?a xs, ?b xs) when ?m's type after k arguments is a Σ (η for
+// pairs, as Agda expands metas of record type).
+bool Unifier::etaExpandMeta(MetaId m, uint32_t k) {
+  struct B {
+    Name name;
+    Icit icit;
+    Tm* dom;
+  };
+  std::vector<B> bs;
+  Val* ty = w_.metaType(m);
+  Env* env = nullptr;
+  for (uint32_t i = 0; i < k; ++i) {
+    ty = forceAll(w_, ty);
+    if (ty->tag != VTag::Pi) return false;
+    bs.push_back({ty->name, ty->icit, quote(w_, w_.perm, i, ty->a)});
+    Val* x = w_.var(i);
+    env = extend(w_, env, x);
+    ty = apply(w_, ty, x);
+  }
+  ty = forceAll(w_, ty);
+  if (ty->tag != VTag::Sigma) return false;
+  auto pis = [&](Tm* body) {
+    for (size_t i = bs.size(); i-- > 0;) {
+      Tm* p = mkTm(w_.perm, TTag::Pi);
+      p->name = bs[i].name;
+      p->icit = bs[i].icit;
+      p->a = bs[i].dom;
+      p->b = body;
+      body = p;
+    }
+    return body;
+  };
+  auto applied = [&](MetaId a) {
+    Tm* t = mkTm(w_.perm, TTag::Meta);
+    t->n = a;
+    for (uint32_t i = 0; i < k; ++i)
+      t = mkApp(w_.perm, t, varTm(w_.perm, k - i - 1), bs[i].icit);
+    return t;
+  };
+  Span span = w_.metas[m].span;
+  MetaOrigin origin = w_.metas[m].origin;
+  uint32_t ctxLen = std::min(k, w_.metas[m].ctxLen);
+  MetaId a = newMeta(w_, pis(quote(w_, w_.perm, k, ty->a)), ctxLen, span, origin);
+  Tm* at = applied(a);
+  Val* second = apply(w_, ty, eval(w_, env, at));
+  MetaId b = newMeta(w_, pis(quote(w_, w_.perm, k, second)), ctxLen, span, origin);
+  Tm* pair = mkTm(w_.perm, TTag::Pair);
+  pair->a = at;
+  pair->b = applied(b);
+  std::vector<Icit> icits;
+  for (const B& x : bs)
+    icits.push_back(x.icit);
+  w_.metas[m].solution = lams(m, icits, pair);
+  return true;
+}
+
+// The free variables (below fv.size()) of v, also those in metas' spines.
+void Unifier::freeVars(Lvl l, Val* v, std::vector<uint8_t>& fv) {
+  guard();
+  v = force(w_, v);
+  Spine* sp = nullptr;
+  switch (v->tag) {
+  case VTag::Rigid:
+    if (v->n < fv.size()) fv[v->n] = 1;
+    [[fallthrough]];
+  case VTag::Flex:
+  case VTag::Top: sp = v->sp; break;
+  case VTag::Lam: freeVars(l + 1, apply(w_, v, w_.var(l)), fv); return;
+  case VTag::Pi:
+  case VTag::Sigma:
+    freeVars(l, v->a, fv);
+    freeVars(l + 1, apply(w_, v, w_.var(l)), fv);
+    return;
+  case VTag::Pair:
+    freeVars(l, v->a, fv);
+    freeVars(l, v->b, fv);
+    return;
+  case VTag::Arr:
+    for (uint32_t i = 0; i < v->n; ++i)
+      freeVars(l, v->elems[i], fv);
+    return;
+  default: return;
+  }
+  for (; sp; sp = sp->prev)
+    if (sp->kind == Elim::App) {
+      freeVars(l, sp->arg, fv);
+    } else if (sp->kind == Elim::If) {
+      Val* th = sp->arg;
+      freeVars(l, eval(w_, th->env, th->body->b), fv);
+      freeVars(l, eval(w_, th->env, th->body->c), fv);
+    }
+}
+
+// Before postponing `?m xs ≟ rhs`: ?m cannot depend on the arguments that are
+// variables rhs does not mention (any solution ignores them), so prune them
+// — as Agda does. `?P A x y z y ≟ Eq x y` becomes `?P' A x y y ≟ Eq x y`,
+// which a later `?P' A x y z ≟ Eq x z` solves.
+void Unifier::pruneLhs(Lvl l, Val* flex, Val* rhs) {
+  flex = force(w_, flex);
+  if (flex->tag != VTag::Flex) return;
+  std::vector<uint8_t> fv(l, 0);
+  freeVars(l, rhs, fv);
+  std::vector<Spine*> args;
+  spineToVec(flex->sp, args);
+  std::vector<bool> keep(args.size(), true);
+  bool any = false;
+  for (size_t i = 0; i < args.size(); ++i) {
+    if (args[i]->kind != Elim::App) return;
+    Val* a = force(w_, args[i]->arg);
+    if (a->tag == VTag::Rigid && !a->sp && a->n < l && !fv[a->n]) keep[i] = false, any = true;
+  }
+  if (!any) return;
+  try {
+    pruneMeta(keep, flex->n);
+  } catch (RenameFail&) {
+  }
+}
+
+bool Unifier::postpone(Lvl l, Val* flex, Val* rhs) {
+  if (!mayPostpone) return false;
+  pruneLhs(l, flex, rhs);
+  if (rhs->tag == VTag::Flex) pruneLhs(l, rhs, flex);
+  postponed = true;
   return true;
 }
 
@@ -303,7 +516,7 @@ Tm* Unifier::lams(MetaId m, const std::vector<Icit>& icits, Tm* body) {
   }
   for (size_t i = icits.size(); i-- > 0;) {
     Tm* t = mkTm(w_.perm, TTag::Lam);
-    t->name = names[i];
+    t->name = names[i] == names::underscore ? intern("x") : names[i]; // (`A → B` names it _)
     t->icit = icits[i];
     t->a = body;
     body = t;
@@ -327,9 +540,20 @@ bool Unifier::linearPattern(Lvl l, Spine* sp) {
 
 bool Unifier::solve(Lvl l, Val* flex, Val* rhs) {
   MetaId m = flex->n;
+  nonLinear_ = false;
   if (w_.frozen(m)) {
     reason = "cannot solve a metavariable of an earlier definition";
     return false;
+  }
+  // `?p.1 ≟ t` with ?p : Σ…: ?p := (?a, ?b), then compare again.
+  {
+    uint32_t k = 0;
+    Spine* first = nullptr;
+    for (Spine* s = flex->sp; s; s = s->prev)
+      if (s->kind != Elim::App) first = s, k = s->len - 1;
+    if (first && (first->kind == Elim::Proj1 || first->kind == Elim::Proj2) &&
+        etaExpandMeta(m, k))
+      return go(l, flex, rhs, UMode::Rigid);
   }
   PRen ren(*this);
   std::vector<bool>& keep = keepBuf_;
@@ -408,9 +632,9 @@ bool Unifier::mentions(MetaId k, MetaId m) {
   return mentionsTm(e.solution, m);
 }
 
-Tm* Unifier::renameSpine(PRen& ren, Tm* head, Spine* sp) {
-  if (!sp) return head;
-  Tm* f = renameSpine(ren, head, sp->prev);
+Tm* Unifier::renameSpine(PRen& ren, Tm* head, Spine* sp, Spine* stop) {
+  if (sp == stop) return head;
+  Tm* f = renameSpine(ren, head, sp->prev, stop);
   switch (sp->kind) {
   case Elim::App: return mkApp(w_.perm, f, rename(ren, sp->arg), sp->icit);
   case Elim::If: {
@@ -453,6 +677,11 @@ Tm* Unifier::renameFlex(PRen& ren, MetaId m, Spine* sp) {
     Val* a = force(w_, args[i]->arg);
     if (a->tag == VTag::Rigid && !a->sp) {
       int32_t x = ren.map[a->n];
+      if (x < 0 && !ren.projs.empty())
+        if (Tm* t = projTm(ren, a->n, 0, 0)) {
+          tms[i] = t;
+          continue;
+        }
       if (x < 0) {
         if (!prune) keep.assign(n, true);
         keep[i] = false;
@@ -470,6 +699,43 @@ Tm* Unifier::renameFlex(PRen& ren, MetaId m, Spine* sp) {
   for (uint32_t i = 0; i < n; ++i)
     if (!prune || keep[i]) t = mkApp(w_.perm, t, tms[i], args[i]->icit);
   return t;
+}
+
+// x.path (len projections, bit j: the j-th is .2) through the spine's
+// projected variables: the variable for x.path itself, or by η the pair of
+// x.path.1 and x.path.2; nullptr if neither.
+Tm* Unifier::projTm(PRen& ren, Lvl x, uint32_t path, uint32_t len) {
+  bool extends = false;
+  for (const PRen::Proj& p : ren.projs) {
+    if (p.x != x || p.len < len || ((p.path ^ path) & ((1u << len) - 1))) continue;
+    if (p.len == len) return varTm(w_.perm, ren.dom - Lvl(p.dom) - 1);
+    extends = true;
+  }
+  if (!extends) return nullptr;
+  Tm* a = projTm(ren, x, path, len + 1);
+  Tm* b = a ? projTm(ren, x, path | (1u << len), len + 1) : nullptr;
+  if (!b) return nullptr;
+  Tm* t = mkTm(w_.perm, TTag::Pair);
+  t->a = a;
+  t->b = b;
+  return t;
+}
+
+// A variable outside the renaming whose spine starts with projections the
+// meta's spine has (`?m x.1 ≟ f x.1`).
+Tm* Unifier::renameProjVar(PRen& ren, Val* v) {
+  std::vector<Spine*> es;
+  spineToVec(v->sp, es);
+  uint32_t path = 0, n = 0;
+  while (n < es.size() && n < 30 && (es[n]->kind == Elim::Proj1 || es[n]->kind == Elim::Proj2)) {
+    path |= uint32_t(es[n]->kind == Elim::Proj2) << n;
+    ++n;
+  }
+  for (uint32_t len = n; len > 0; --len)
+    for (const PRen::Proj& p : ren.projs)
+      if (p.x == v->n && p.len == len && ((p.path ^ path) & ((1u << len) - 1)) == 0)
+        return renameSpine(ren, varTm(w_.perm, ren.dom - Lvl(p.dom) - 1), v->sp, es[len - 1]);
+  return n == es.size() ? projTm(ren, v->n, path, n) : nullptr;
 }
 
 Tm* Unifier::rename(PRen& ren, Val* v) {
@@ -511,7 +777,19 @@ Tm* Unifier::rename(PRen& ren, Val* v) {
   case VTag::Rigid: {
     int32_t x = v->n < ren.map.size() ? ren.map[v->n] : -1;
     if (x < 0) {
-      reason = "a variable would escape its scope";
+      if (!ren.projs.empty())
+        if (Tm* t = renameProjVar(ren, v)) return t;
+      if (x == -2) {
+        nonLinear_ = true;
+        reason = kRepeated;
+      } else {
+        reason = "a variable would escape its scope";
+        for (const PRen::Proj& p : ren.projs)
+          if (p.x == v->n) {
+            reason += " (the metavariable is applied to only some of its projections)";
+            break;
+          }
+      }
       throw RenameFail{};
     }
     return renameSpine(ren, varTm(w_.perm, ren.dom - Lvl(x) - 1), v->sp);

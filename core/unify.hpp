@@ -23,6 +23,12 @@ public:
   /// explain why (occurs check, escaping variable, …).
   bool unify(Lvl l, Val* t, Val* u);
   std::string reason;
+  /// Set by the caller: a problem with no unique solution yet (`?m y y ≟ t y`,
+  /// a variable repeated in the meta's spine and mentioned by t) may be
+  /// postponed — unify then returns true and sets `postponed`, and the caller
+  /// must retry the whole problem later (Agda postpones such constraints).
+  bool mayPostpone = false;
+  bool postponed = false;
 
 private:
   // Partial renamings borrow their map from a pool (no allocation per solve).
@@ -33,7 +39,16 @@ private:
     Unifier& owner;
     int64_t occ = -1;          // meta being solved (for the occurs check)
     Lvl dom = 0, cod = 0;      // sizes of the solution's and the problem's contexts
-    std::vector<int32_t>& map; // cod level → dom level or -1
+    std::vector<int32_t>& map; // cod level → dom level, -1 (none) or -2 (repeated in the spine)
+    // Spine arguments that are projections of a variable (`?m x.1`): the
+    // variable, the projections (bit i: Proj2), their number, the dom level.
+    struct Proj {
+      Lvl x;
+      uint32_t path;
+      uint32_t len;
+      int32_t dom;
+    };
+    std::vector<Proj> projs;
     void lift() {
       map.push_back(int32_t(dom));
       ++dom;
@@ -62,9 +77,16 @@ private:
   bool solve(Lvl l, Val* flex, Val* rhs);
   bool linearPattern(Lvl l, Spine* sp);
   bool invert(Lvl l, Spine* sp, PRen& ren, std::vector<bool>& keep, bool& linear);
+  Val* contractArg(Lvl l, Val* a);
+  bool etaExpandMeta(MetaId m, uint32_t k);
+  void freeVars(Lvl l, Val* v, std::vector<uint8_t>& fv);
+  void pruneLhs(Lvl l, Val* flex, Val* rhs);
+  bool postpone(Lvl l, Val* flex, Val* rhs);
+  Tm* renameProjVar(PRen& ren, Val* v);
+  Tm* projTm(PRen& ren, Lvl x, uint32_t path, uint32_t len);
   bool intersect(Lvl l, Val* a, Val* b);
   Tm* rename(PRen& ren, Val* v);
-  Tm* renameSpine(PRen& ren, Tm* head, Spine* sp);
+  Tm* renameSpine(PRen& ren, Tm* head, Spine* sp, Spine* stop = nullptr);
   Tm* renameFlex(PRen& ren, MetaId m, Spine* sp);
   Tm* pruneTy(const std::vector<bool>& keep, Val* ty);
   MetaId pruneMeta(const std::vector<bool>& keep, MetaId m);
@@ -88,6 +110,7 @@ private:
     ~RootScope() { roots.resize(n); }
   };
   std::vector<Nursery::Root> roots_;
+  bool nonLinear_ = false; // the last solve failed on a variable repeated in the spine
   std::vector<int32_t>& borrowMap() {
     if (mapsInUse_ == mapPool_.size()) mapPool_.push_back(std::make_unique<std::vector<int32_t>>());
     return *mapPool_[mapsInUse_++];
@@ -98,6 +121,7 @@ private:
   std::vector<Spine*> argsBuf_;
   std::vector<uint8_t> seenBuf_;
   std::vector<bool> keepBuf_;
+  std::vector<Lvl> varsBuf_;
   std::vector<Icit> icitsBuf_;
   std::vector<Name> namesBuf_;
 
