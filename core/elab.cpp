@@ -135,8 +135,8 @@ void Elab::unifyOrFail(Cxt& c, Span span, Val* expected, Val* actual) {
   bool postponed;
   if (!unifyMayPostpone(c, expected, actual, postponed)) mismatch(c, span, expected, actual);
   if (postponed)
-    delayed_.push_back({c, span, quote(w_, w_.perm, c.lvl, expected),
-                        quote(w_, w_.perm, c.lvl, actual)});
+    delayed_.push_back(
+        {c, span, quote(w_, w_.perm, c.lvl, expected), quote(w_, w_.perm, c.lvl, actual)});
   else if (!delayed_.empty())
     retryDelayed(false);
 }

@@ -551,8 +551,7 @@ bool Unifier::solve(Lvl l, Val* flex, Val* rhs) {
     Spine* first = nullptr;
     for (Spine* s = flex->sp; s; s = s->prev)
       if (s->kind != Elim::App) first = s, k = s->len - 1;
-    if (first && (first->kind == Elim::Proj1 || first->kind == Elim::Proj2) &&
-        etaExpandMeta(m, k))
+    if (first && (first->kind == Elim::Proj1 || first->kind == Elim::Proj2) && etaExpandMeta(m, k))
       return go(l, flex, rhs, UMode::Rigid);
   }
   PRen ren(*this);
