@@ -261,7 +261,8 @@ static bool sameCall(Val* v, Val* u) {
 static bool plainTop(World& w, Val* f) {
   if (f->axiom) return false;
   if (!(f->topFacts & kTopNotRecursive)) {
-    recursiveTop(w, f);                                  // learns kTopNotRecursive if so
+    // (recursiveTop learns kTopNotRecursive when it holds)
+    recursiveTop(w, f);
     if (!(f->topFacts & kTopNotRecursive)) return false; // recursive, or no definition yet
   }
   if (w.closedCall && !(f->topFacts & kTopNotClosedCallable)) {
