@@ -24,6 +24,7 @@
 
 #include <llvm/ExecutionEngine/Orc/LLJIT.h>
 #include <llvm/ExecutionEngine/Orc/ThreadSafeModule.h>
+#include <llvm/IR/CFG.h>
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/MDBuilder.h>
@@ -157,8 +158,10 @@ public:
     }
     // The optimizer gets the target's cost model (vector width, costs of
     // instructions), as clang's does; without it LLVM assumes no vector unit.
-    if (auto tm = jtmb->createTargetMachine()) tm_ = std::move(*tm);
-    else consumeError(tm.takeError());
+    if (auto tm = jtmb->createTargetMachine())
+      tm_ = std::move(*tm);
+    else
+      consumeError(tm.takeError());
     auto j = orc::LLJITBuilder().setJITTargetMachineBuilder(std::move(*jtmb)).create();
     if (!j) {
       initError_ = toString(j.takeError());
@@ -218,8 +221,8 @@ private:
   struct Compiled {
     orc::ResourceTrackerSP tracker;
     std::string ir;
-    std::string workerName; // "" if no worker
-    std::set<TopId> uses; // compiled definitions this code calls directly
+    std::string workerName;     // "" if no worker
+    std::set<TopId> uses;       // compiled definitions this code calls directly
     std::vector<void*> lambdas; // code of its inner λs (keys of lambdas_)
   };
 
@@ -318,7 +321,8 @@ void LlvmBackend::warmUp(const std::atomic<bool>* wanted) {
   optimize(*mod);
   if (wanted && *wanted) return; // (code generation would delay it)
   auto tracker = jit_->getMainJITDylib().createResourceTracker();
-  if (auto err = jit_->addIRModule(tracker, orc::ThreadSafeModule(std::move(mod), std::move(ctx)))) {
+  if (auto err =
+          jit_->addIRModule(tracker, orc::ThreadSafeModule(std::move(mod), std::move(ctx)))) {
     consumeError(std::move(err));
     return;
   }
@@ -408,7 +412,7 @@ public:
   Function* worker(TopId id);
   std::set<TopId> uses; // compiled definitions this module calls directly
   std::vector<std::pair<std::string, const ETm*>> lambdas; // inner λs: symbol, erased λ
-  TopId root = 0;       // the definition being compiled
+  TopId root = 0;                                          // the definition being compiled
   bool noWorkers = false;
 
 private:
@@ -416,8 +420,8 @@ private:
   std::string base(TopId id) { return symbolBase(rt_, id); }
   Type* llType(MType m) { return m == MType::F64 ? f64_ : m == MType::Bool ? i1_ : i64_; }
   Function* newFn(const std::string& name, Type* ret, std::vector<Type*> args) {
-    Function* f = Function::Create(FunctionType::get(ret, args, false), Function::ExternalLinkage, name,
-                                   m_);
+    Function* f =
+        Function::Create(FunctionType::get(ret, args, false), Function::ExternalLinkage, name, m_);
     f->setUWTableKind(UWTableKind::Async); // run-time errors unwind through compiled frames
     return f;
   }
@@ -447,7 +451,8 @@ void ModuleCompiler::emitPoll(IRBuilder<>& b) {
   Value* sp = b.CreateIntrinsic(Intrinsic::frameaddress, {ptr_}, {b.getInt32(0)});
   BasicBlock* slow = BasicBlock::Create(ctx_, "poll", f);
   BasicBlock* cont = BasicBlock::Create(ctx_, "body", f);
-  b.CreateCondBr(b.CreateICmpULT(sp, limit), slow, cont, MDBuilder(ctx_).createBranchWeights(1, 1 << 20));
+  b.CreateCondBr(b.CreateICmpULT(sp, limit), slow, cont,
+                 MDBuilder(ctx_).createBranchWeights(1, 1 << 20));
   b.SetInsertPoint(slow);
   b.CreateCall(h_.poll);
   b.CreateBr(cont);
@@ -492,7 +497,7 @@ public:
       params_.push_back(p);
       env_.push_back({p, wi.params[i]});
     }
-    mc_.emitPoll(b_); // (once per iteration: Ctrl-C stops a loop)
+    loopPoll();
     self_ = self;
     selfInfo_ = wi;
     tail_ = true;
@@ -534,7 +539,7 @@ public:
       params_.push_back(p);
       env_.push_back({p, MType::None});
     }
-    mc_.emitPoll(b_); // (once per iteration: Ctrl-C stops a loop)
+    loopPoll();
     self_ = self;
     selfInfo_.params.assign(arity, MType::None);
     selfInfo_.result = MType::None;
@@ -767,11 +772,14 @@ public:
       args.push_back(as(gen(t->args[i]), selfInfo_.params[i]));
     for (uint32_t i = 0; i < t->n; ++i)
       params_[i]->addIncoming(args[i], b_.GetInsertBlock());
+    budget_->addIncoming(b_.CreateSub(budgetNow_, b_.getInt32(1)), b_.GetInsertBlock());
     b_.CreateBr(loop_);
     // What follows is unreachable; its value feeds the enclosing join.
     b_.SetInsertPoint(BasicBlock::Create(mc_.ctx_, "after.loop", f_));
-    Type* ty = selfInfo_.result == MType::None ? mc_.i64_ : selfInfo_.result == MType::F64 ? mc_.f64_
-               : selfInfo_.result == MType::Bool ? mc_.i1_ : mc_.i64_;
+    Type* ty = selfInfo_.result == MType::None   ? mc_.i64_
+               : selfInfo_.result == MType::F64  ? mc_.f64_
+               : selfInfo_.result == MType::Bool ? mc_.i1_
+                                                 : mc_.i64_;
     return {UndefValue::get(ty), selfInfo_.result};
   }
 
@@ -819,8 +827,8 @@ public:
     }
     case MType::I64: // immediates inline; boxed (beyond 63 bits) through the runtime
       return likelyOr(
-          b_, b_.CreateICmpNE(b_.CreateAnd(w, 1), wordConst(0)), [&] { return b_.CreateAShr(w, 1); },
-          [&] { return b_.CreateCall(mc_.h_.toI64, {w}); });
+          b_, b_.CreateICmpNE(b_.CreateAnd(w, 1), wordConst(0)),
+          [&] { return b_.CreateAShr(w, 1); }, [&] { return b_.CreateCall(mc_.h_.toI64, {w}); });
     default: return w;
     }
   }
@@ -832,7 +840,8 @@ public:
     case MType::I64: { // inline when it fits in 63 bits (the common case)
       Value* sh = b_.CreateShl(v, 1);
       return likelyOr(
-          b_, b_.CreateICmpEQ(b_.CreateAShr(sh, 1), v), [&] { return b_.CreateOr(sh, wordConst(1)); },
+          b_, b_.CreateICmpEQ(b_.CreateAShr(sh, 1), v),
+          [&] { return b_.CreateOr(sh, wordConst(1)); },
           [&] { return b_.CreateCall(mc_.h_.ofI64, {v}); });
     }
     default: return v;
@@ -858,7 +867,8 @@ public:
     std::vector<Value*> captured;
     for (uint32_t cap : caps)
       captured.push_back(word(env_[env_.size() - 1 - cap]));
-    Value* c = b_.CreateCall(mc_.h_.closure, {code, b_.getInt32(t->n), b_.getInt32(uint32_t(caps.size()))});
+    Value* c = b_.CreateCall(mc_.h_.closure,
+                             {code, b_.getInt32(t->n), b_.getInt32(uint32_t(caps.size()))});
     Value* p = b_.CreateIntToPtr(c, mc_.ptr_);
     for (size_t j = 0; j < caps.size(); ++j)
       b_.CreateStore(captured[j], b_.CreateConstGEP1_64(mc_.i64_, p, 3 + j));
@@ -882,6 +892,35 @@ private:
   // A worker's loop: its own tail calls jump to `loop_` with new `params_`.
   BasicBlock* loop_ = nullptr;
   std::vector<PHINode*> params_;
+  PHINode* budget_ = nullptr; // iterations left before the loop polls again
+  Value* budgetNow_ = nullptr;
+
+  // The poll of a loop: the first iteration checks the stack and Ctrl-C as a
+  // function entry does, later ones only every kPollEvery iterations — a
+  // counter in a register instead of a load of the poll limit per iteration,
+  // which also leaves the loop's header free of memory accesses for LLVM's
+  // loop passes. (A loop does not grow the stack; Ctrl-C waits at most
+  // kPollEvery iterations, each of which polls at its own calls.)
+  void loopPoll() {
+    constexpr uint32_t kPollEvery = 1024;
+    BasicBlock* head = b_.GetInsertBlock();
+    budget_ = b_.CreatePHI(b_.getInt32Ty(), 2, "budget");
+    for (BasicBlock* pred : predecessors(head))
+      budget_->addIncoming(b_.getInt32(0), pred);
+    BasicBlock* tick = BasicBlock::Create(mc_.ctx_, "tick", f_);
+    BasicBlock* body = BasicBlock::Create(mc_.ctx_, "iter", f_);
+    b_.CreateCondBr(b_.CreateICmpEQ(budget_, b_.getInt32(0)), tick, body,
+                    MDBuilder(mc_.ctx_).createBranchWeights(1, kPollEvery));
+    b_.SetInsertPoint(tick);
+    mc_.emitPoll(b_);
+    BasicBlock* ticked = b_.GetInsertBlock();
+    b_.CreateBr(body);
+    b_.SetInsertPoint(body);
+    PHINode* now = b_.CreatePHI(b_.getInt32Ty(), 2, "budget.now");
+    now->addIncoming(budget_, head);
+    now->addIncoming(b_.getInt32(kPollEvery), ticked);
+    budgetNow_ = now;
+  }
   TopId self_ = ~TopId(0);
   TopId owner_;
   bool speculate_;
@@ -932,7 +971,7 @@ Function* ModuleCompiler::worker(TopId id) {
   // when it is purely machine-typed (small, first-order: fib's callees).
   if (!external && id != root && !wi.pure) return nullptr;
   // The root's worker is exported; callees compiled along get private copies.
-  std::string name = external ? it->second.workerName
+  std::string name = external     ? it->second.workerName
                      : id == root ? base(id) + ".w"
                                   : fmt::format("{}.w{}", base(id), be_.counter_++);
   Function* f = newFn(name, llType(wi.result), ps);
@@ -1223,6 +1262,4 @@ extern "C" thorin::rt::Backend* thorin_make_llvm_backend(const thorin::rt::JitOp
   return thorin::rt::makeLlvm(o);
 }
 
-namespace thorin::rt {
-
-} // namespace thorin::rt
+namespace thorin::rt {} // namespace thorin::rt
