@@ -373,15 +373,31 @@ bool Unifier::invert(Lvl l, Spine* sp, PRen& ren, std::vector<bool>& keep, bool&
   return true;
 }
 
+namespace {
+// A binder of a Π telescope being rebuilt (see piOver).
+struct PiBinder {
+  Name name;
+  Icit icit;
+  Tm* dom;
+};
+// Π bs. body, the first binder outermost.
+Tm* piOver(Arena& a, const std::vector<PiBinder>& bs, Tm* body) {
+  for (size_t i = bs.size(); i-- > 0;) {
+    Tm* p = mkTm(a, TTag::Pi);
+    p->name = bs[i].name;
+    p->icit = bs[i].icit;
+    p->a = bs[i].dom;
+    p->b = body;
+    body = p;
+  }
+  return body;
+}
+} // namespace
+
 // ?m := λ xs. (?a xs, ?b xs) when ?m's type after k arguments is a Σ (η for
 // pairs, as Agda expands metas of record type).
 bool Unifier::etaExpandMeta(MetaId m, uint32_t k) {
-  struct B {
-    Name name;
-    Icit icit;
-    Tm* dom;
-  };
-  std::vector<B> bs;
+  std::vector<PiBinder> bs;
   Val* ty = w_.metaType(m);
   Env* env = nullptr;
   for (uint32_t i = 0; i < k; ++i) {
@@ -394,17 +410,7 @@ bool Unifier::etaExpandMeta(MetaId m, uint32_t k) {
   }
   ty = forceAll(w_, ty);
   if (ty->tag != VTag::Sigma) return false;
-  auto pis = [&](Tm* body) {
-    for (size_t i = bs.size(); i-- > 0;) {
-      Tm* p = mkTm(w_.perm, TTag::Pi);
-      p->name = bs[i].name;
-      p->icit = bs[i].icit;
-      p->a = bs[i].dom;
-      p->b = body;
-      body = p;
-    }
-    return body;
-  };
+  auto pis = [&](Tm* body) { return piOver(w_.perm, bs, body); };
   auto applied = [&](MetaId a) {
     Tm* t = mkTm(w_.perm, TTag::Meta);
     t->n = a;
@@ -423,7 +429,7 @@ bool Unifier::etaExpandMeta(MetaId m, uint32_t k) {
   pair->a = at;
   pair->b = applied(b);
   std::vector<Icit> icits;
-  for (const B& x : bs)
+  for (const PiBinder& x : bs)
     icits.push_back(x.icit);
   w_.metas[m].solution = lams(m, icits, pair);
   return true;
@@ -849,12 +855,7 @@ Tm* Unifier::rename(PRen& ren, Val* v) {
 
 Tm* Unifier::pruneTy(const std::vector<bool>& keep, Val* ty) {
   PRen ren(*this);
-  struct B {
-    Name name;
-    Icit icit;
-    Tm* dom;
-  };
-  std::vector<B> kept;
+  std::vector<PiBinder> kept;
   for (size_t i = 0; i < keep.size(); ++i) {
     ty = forceAll(w_, ty);
     if (ty->tag != VTag::Pi) throw RenameFail{};
@@ -867,16 +868,7 @@ Tm* Unifier::pruneTy(const std::vector<bool>& keep, Val* ty) {
     }
     ty = apply(w_, ty, x);
   }
-  Tm* body = rename(ren, ty);
-  for (size_t i = kept.size(); i-- > 0;) {
-    Tm* p = mkTm(w_.perm, TTag::Pi);
-    p->name = kept[i].name;
-    p->icit = kept[i].icit;
-    p->a = kept[i].dom;
-    p->b = body;
-    body = p;
-  }
-  return body;
+  return piOver(w_.perm, kept, rename(ren, ty));
 }
 
 MetaId Unifier::pruneMeta(const std::vector<bool>& keep, MetaId m) {
