@@ -202,6 +202,12 @@ Val* vAppSpine(World& w, Val* f, Spine* sp, Spine* stop) {
 static uint32_t closedArity(World& w, TopId id) {
   TopEntry& e = w.tops[id];
   if (e.closedCallable == 0) return 0;
+  if (e.closedCallable == 1) { // known: its arity is its type's (all explicit Π)
+    uint32_t arity = 0;
+    for (Tm* ty = e.type; ty->tag == TTag::Pi; ty = ty->b)
+      ++arity;
+    return arity;
+  }
   auto builtinData = [&](Tm* t) {
     Val* v = forceAll(w, eval(w, nullptr, t));
     if (v->tag != VTag::Top || v->sp || !w.tops[v->n].axiom) return false;
