@@ -969,7 +969,7 @@ Function* ModuleCompiler::worker(TopId id) {
   bool external = it != be_.compiled_.end();
   // Callees that are not compiled yet get a private copy of their worker only
   // when it is purely machine-typed (small, first-order: fib's callees).
-  if (!external && id != root && !wi.pure) return nullptr;
+  if (!external && id != root && (!wi.pure || rt_.tooLargeToCompile(id))) return nullptr;
   // The root's worker is exported; callees compiled along get private copies.
   std::string name = external     ? it->second.workerName
                      : id == root ? base(id) + ".w"

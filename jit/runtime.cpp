@@ -167,9 +167,39 @@ static void directCallees(ETm* t, std::vector<TopId>& out) {
   forEachChild(t, 0, [&](ETm* c, uint32_t) { directCallees(c, out); });
 }
 
+// Erased nodes in a body above which it is not compiled (a 2,000-branch
+// conditional, ~10,000 nodes, takes LLVM ~0.4 s).
+constexpr size_t kMaxCompiledNodes = 10000;
+
+bool Runtime::tooLargeToCompile(TopId id) {
+  Global& g = erased(id);
+  if (g.tooLarge < 0) {
+    std::vector<ETm*> todo;
+    if (g.body) todo.push_back(g.body);
+    size_t n = 0;
+    while (!todo.empty() && n <= kMaxCompiledNodes) {
+      ETm* t = todo.back();
+      todo.pop_back();
+      ++n;
+      forEachChild(t, 0, [&](ETm* c, uint32_t) {
+        if (c) todo.push_back(c);
+      });
+    }
+    g.tooLarge = n > kMaxCompiledNodes ? 1 : 0;
+    if (g.tooLarge && opts.stats)
+      err << fmt::format("jit: {} is too large to compile (over {} nodes); it stays interpreted\n",
+                         nameOf(id), kMaxCompiledNodes);
+  }
+  return g.tooLarge == 1;
+}
+
 void Runtime::requestCompile(TopId id) {
   Global& g = erased(id);
   if (!backend || g.arity == 0) return;
+  if (tooLargeToCompile(id)) {
+    global(id).compileFailed = true;
+    return;
+  }
   // The first compilation waits: while nothing is compiled, the interpreter
   // (some 50× slower) gains little beside it, and the compiler would share
   // the machine with it. Later ones (a driver loop whose callees run
@@ -222,6 +252,10 @@ bool Runtime::compile(TopId id) {
   Global& g = erased(id);
   if (g.compiled || g.compiling || g.compileFailed || !backend || g.arity == 0)
     return g.compiled != nullptr;
+  if (tooLargeToCompile(id)) {
+    global(id).compileFailed = true;
+    return false;
+  }
   installCompiled(id, backend->compile(*this, id));
   return global(id).compiled != nullptr;
 }
@@ -480,7 +514,8 @@ std::string Runtime::run(World& w, Tm* t, Val* ty, Span where, bool bare) {
     throw thorin::Error(Diagnostic{s, err.msg, {}});
   } catch (DepthExceeded&) {
     hadError = true;
-    throw thorin::Error(Diagnostic{where, "the program recursed too deeply (stack exhausted)",
+    throw thorin::Error(Diagnostic{where,
+                                   "the program recursed too deeply (stack exhausted)",
                                    {"THORIN_STACK_MB raises the limit"}});
   } catch (Interrupted&) {
     hadError = true;

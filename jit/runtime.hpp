@@ -24,7 +24,7 @@ struct JitOptions {
   // to 1024 hot workloads run equally fast, while 2 compiles functions that
   // small scripts call twice (+30–40 ms); see bench/RESULTS.md.
   uint64_t threshold = 100;
-  bool stats = false;     // print one line per compiled function to stderr
+  bool stats = false; // print one line per compiled function to stderr
   // Lazy mode: compile on a background thread while the interpreter goes on
   // (--jit-sync: on the calling thread, which waits; for reproducible tests).
   bool background = true;
@@ -46,13 +46,14 @@ struct Global {
   V value = 0;
   bool computing = false; // a constant whose value is being computed
   // Tier 1.
-  Code compiled = nullptr; // uniform entry (boxed arguments)
-  bool compiling = false;  // being compiled in the background
+  Code compiled = nullptr;    // uniform entry (boxed arguments)
+  bool compiling = false;     // being compiled in the background
   std::vector<TopId> callees; // top-level functions its body calls (once calleesKnown)
   bool calleesKnown = false;
   bool compileFailed = false;
   bool noSpeculate = false; // its speculation failed once (a Deopt): compiled without
   double compileMs = 0;
+  int8_t tooLarge = -1; // body over kMaxCompiledNodes (-1: not counted yet)
   // Does `body` make closures (which may keep its environment alive)?
   const ETm* capturesFor = nullptr; // the body it was found for
   bool captures = true;
@@ -65,11 +66,11 @@ inline bool isSpec(TopId id) { return id >= kSpecBase; }
 /// A specialization: `origin` with some arguments static (jit/specialize.cpp).
 struct SpecInfo {
   TopId origin = 0;
-  std::string args;       // the arguments as written by :spec, `_` for dynamic ones
-  std::string key;        // origin and static arguments (the memo key)
+  std::string args;           // the arguments as written by :spec, `_` for dynamic ones
+  std::string key;            // origin and static arguments (the memo key)
   std::vector<bool> isStatic; // per parameter of origin's λ group
-  std::vector<TopId> deps; // top-level definitions unfolded into it
-  uint32_t size = 0;       // nodes of its residual code
+  std::vector<TopId> deps;    // top-level definitions unfolded into it
+  uint32_t size = 0;          // nodes of its residual code
   bool dropped = false;
 };
 
@@ -157,6 +158,9 @@ public:
   bool mentionsFilter(ETm* t);
   /// The erased definition of a top-level entry (erasing it on first use).
   Global& erased(TopId id);
+  /// Is its erased body too large for LLVM (whose time grows faster than
+  /// the code: a 10,000-branch conditional took 11 s)? It stays interpreted.
+  bool tooLargeToCompile(TopId id);
   /// The value of a top-level entry in the current run.
   V globalValue(TopId id);
   /// A postulate's value: a function fails when called; data (a number, a

@@ -51,6 +51,31 @@ def main():
             expect(p.stdout.decode() == "1000000\n", f"a tail loop on Nats with {mode}",
                    p.stdout.decode())
 
+    # A function too large for LLVM (a 3,000-branch conditional, over the
+    # 10,000-node limit; 10,000 branches took 11 s to compile) stays
+    # interpreted, with a note under --jit-stats; its callers are compiled
+    # and call it through the runtime. The answer is the interpreter's.
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "big.thorin")
+        branches = " else ".join(f"if x == {i} then {i * 7}" for i in range(3000))
+        with open(path, "w") as f:
+            f.write(f"f : I64 → I64 = λ x. {branches} else 0\n"
+                    "loop : I64 → I64 → I64 = λ i acc. if i == 0 then acc "
+                    "else loop (i - 1) (acc + f (i % 100))\n"
+                    "main : I64 = loop 1000 0\n")
+        outs = {}
+        for mode in ["--jit=off", "--jit=eager", "--jit=lazy"]:
+            p = subprocess.run([thorin, "run", mode, "--jit-stats", path], stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, timeout=60)
+            outs[mode] = (p.stdout.decode(), p.stderr.decode())
+        expect(all(o[0] == "346500\n" for o in outs.values()), "the large function's answer",
+               str(outs))
+        for mode in ["--jit=eager", "--jit=lazy"]:
+            expect("jit: f is too large to compile (over 10000 nodes); it stays interpreted\n"
+                   in outs[mode][1] and "compiled f " not in outs[mode][1] and
+                   "compiled loop" in outs[mode][1], f"the large function with {mode}",
+                   outs[mode][1])
+
     # --jit-threshold takes decimal digits only (a negative number used to
     # wrap around to 2^64 - 1).
     for bad in ["-5", "0", "+3", "99999999999999999999", "0x10", ""]:
