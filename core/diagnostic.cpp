@@ -25,7 +25,7 @@ std::string render(const Diagnostic& d) {
     auto continuation = [&](uint32_t i) {
       return (static_cast<unsigned char>(src.text[i]) & 0xC0) == 0x80;
     };
-    uint32_t lineStart = src.lineStarts[lc.line - 1];
+    uint32_t lineStart = src.lineStart(lc.line);
     uint32_t lineEnd = lineStart + uint32_t(line.size());
     uint32_t from = lineStart, to = lineEnd;
     if (line.size() > kWindow) {

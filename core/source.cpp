@@ -4,7 +4,8 @@
 
 namespace thorin {
 
-Source::Source(std::string p, std::string t) : path(std::move(p)), text(std::move(t)) {
+Source::Source(std::string p, std::string t, uint32_t first)
+    : path(std::move(p)), text(std::move(t)), firstLine(first) {
   lineStarts.push_back(0);
   for (uint32_t i = 0; i < text.size(); ++i)
     if (text[i] == '\n') lineStarts.push_back(i + 1);
@@ -22,11 +23,12 @@ Source::LineCol Source::lineCol(uint32_t offset) const {
   uint32_t line = uint32_t(it - lineStarts.begin()); // 1-based
   uint32_t start = lineStarts[line - 1];
   uint32_t end = std::min<uint32_t>(offset, uint32_t(text.size()));
-  return {line, codePoints(std::string_view(text).substr(start, end - start)) + 1};
+  return {line + firstLine - 1, codePoints(std::string_view(text).substr(start, end - start)) + 1};
 }
 
 std::string_view Source::lineText(uint32_t line) const {
-  if (line == 0 || line > lineStarts.size()) return {};
+  if (line < firstLine || line - firstLine >= lineStarts.size()) return {};
+  line -= firstLine - 1;
   uint32_t start = lineStarts[line - 1];
   uint32_t end = line < lineStarts.size() ? lineStarts[line] : uint32_t(text.size());
   std::string_view s = std::string_view(text).substr(start, end - start);

@@ -12,13 +12,15 @@ struct Source {
   std::string path; // as the user named it (printed in diagnostics)
   std::string text;
   std::vector<uint32_t> lineStarts;
+  uint32_t firstLine = 1; // the first line's number (REPL inputs go on counting)
 
-  Source(std::string path, std::string text);
+  Source(std::string path, std::string text, uint32_t firstLine = 1);
   struct LineCol {
     uint32_t line, col; // 1-based
   };
   LineCol lineCol(uint32_t offset) const;
   std::string_view lineText(uint32_t line) const; // without the newline
+  uint32_t lineStart(uint32_t line) const { return lineStarts[line - firstLine]; }
 };
 
 struct Span {

@@ -132,9 +132,10 @@ bool TopLevel::loadSource(const std::string& path, std::string text, const std::
                           bool prelude) {
   std::error_code ec;
   // Prelude files are shown by their name, not by a machine-specific path.
-  std::string shown = !plugin_.empty() ? "<plugins>/" + plugin_ + "/" + fs::path(path).filename().string()
-                     : prelude        ? "<prelude>/" + fs::path(path).filename().string()
-                                      : path;
+  std::string shown = !plugin_.empty()
+                          ? "<plugins>/" + plugin_ + "/" + fs::path(path).filename().string()
+                      : prelude ? "<prelude>/" + fs::path(path).filename().string()
+                                : path;
   fs::path importBase = prelude ? fs::path(canon).parent_path() : fs::path(path).parent_path();
   // A reload of an unchanged file keeps its source (and so every position in it).
   auto old = report_ ? old_.find(canon) : old_.end();
@@ -227,7 +228,8 @@ bool TopLevel::completeSignature(std::optional<Entry>& sig, Entry* next) {
     printError(Error(Diagnostic{
         sig->nameSpan,
         fmt::format("the signature of '{}' is not followed by its definition", str(sig->name)),
-        {fmt::format("write `{0} = …` as the next entry, or `{0} : type = term`", str(sig->name))}}));
+        {fmt::format("write `{0} = …` as the next entry, or `{0} : type = term`",
+                     str(sig->name))}}));
     return false;
   }
   if (next && next->kind == EntryKind::Signature) sig = *next;
@@ -326,7 +328,8 @@ const AxiomDef* TopLevel::bindAxiom(const Entry& e) {
   if (name.empty() || name[0] != '%') return nullptr; // an ordinary postulate
   std::string prefix = "%" + plugin_ + ".";
   if (plugin_.empty() || name.substr(0, prefix.size()) != prefix)
-    fail(e.nameSpan, fmt::format("the axiom '{}' can only be declared in its plugin's own file", name),
+    fail(e.nameSpan,
+         fmt::format("the axiom '{}' can only be declared in its plugin's own file", name),
          {"write `.ax x : A` for a postulate"});
   const AxiomDef* d = AxiomRegistry::get().find(name);
   if (!d)
@@ -368,7 +371,8 @@ static bool isArrayOfStrings(World& w, Val* v) {
 // Applies `main` to the program's arguments: `main : {n : Nat} → Array n
 // String → R` gets n and the arguments, `main : Array k String → R` exactly
 // k arguments; any other main takes none.
-static Tm* applyToArgs(World& w, Tm* t, Val*& ty, const std::vector<std::string>& args, Span where) {
+static Tm* applyToArgs(World& w, Tm* t, Val*& ty, const std::vector<std::string>& args,
+                       Span where) {
   auto app = [&](Tm* f, Tm* x, Icit i) {
     Tm* a = mkTm(w.scratch, TTag::App);
     a->a = f;
@@ -391,9 +395,9 @@ static Tm* applyToArgs(World& w, Tm* t, Val*& ty, const std::vector<std::string>
       fail(where, "main takes an array of arguments whose length is not known",
            {"declare `main : {n : Nat} → Array n String → …`"});
     if (len->bits != args.size())
-      fail(where, fmt::format("main takes {} argument{}, but {} {} given", len->bits,
-                              len->bits == 1 ? "" : "s", args.size(),
-                              args.size() == 1 ? "was" : "were"));
+      fail(where,
+           fmt::format("main takes {} argument{}, but {} {} given", len->bits,
+                       len->bits == 1 ? "" : "s", args.size(), args.size() == 1 ? "was" : "were"));
     Tm* arr = mkTm(w.scratch, TTag::Arr);
     arr->n = uint32_t(args.size());
     arr->elems = w.scratch.array<Tm*>(args.size());
@@ -404,8 +408,9 @@ static Tm* applyToArgs(World& w, Tm* t, Val*& ty, const std::vector<std::string>
     return t;
   }
   if (!args.empty())
-    fail(where, fmt::format("main takes no arguments, but {} {} given", args.size(),
-                            args.size() == 1 ? "was" : "were"),
+    fail(where,
+         fmt::format("main takes no arguments, but {} {} given", args.size(),
+                     args.size() == 1 ? "was" : "were"),
          {"declare `main : {n : Nat} → Array n String → …` to receive them"});
   ty = f;
   return t;
@@ -426,9 +431,14 @@ bool TopLevel::evalMain(TopId id, const std::vector<std::string>& args) {
   });
 }
 
+// A REPL input, numbered from the line the REPL says it starts on.
+const Source* TopLevel::interactiveSource(const char* origin, const std::string& text) {
+  return w_.addSource(origin, text, inputLine_);
+}
+
 bool TopLevel::residualQuery(const std::string& text) {
   auto snap = w_.snapshot();
-  const Source* src = w_.addSource("<interactive>", text);
+  const Source* src = interactiveSource("<interactive>", text);
   Arena syntax(16 * 1024);
   Parser parser(*src, syntax);
   bool ok = transaction(w_, *this, Span{src, 0, uint32_t(text.size())}, true, [&] {
@@ -534,7 +544,7 @@ void TopLevel::showQuery(Raw* r, Show what) {
 
 bool TopLevel::replInput(const std::string& text, bool* incomplete) {
   auto snap = w_.snapshot();
-  const Source* src = w_.addSource("<interactive>", text);
+  const Source* src = interactiveSource("<interactive>", text);
   Arena syntax(16 * 1024);
   Parser parser(*src, syntax);
   Entry e;
@@ -566,7 +576,7 @@ bool TopLevel::replInput(const std::string& text, bool* incomplete) {
 bool TopLevel::replBlock(const std::string& text) {
   // Several entries under the layout rule, as in a file; all or nothing.
   auto snap = w_.snapshot();
-  const Source* src = w_.addSource("<interactive>", text);
+  const Source* src = interactiveSource("<interactive>", text);
   Arena syntax(16 * 1024);
   Parser parser(*src, syntax);
   std::optional<Entry> signature;
@@ -604,7 +614,7 @@ bool TopLevel::replBlock(const std::string& text) {
 
 bool TopLevel::query(const std::string& text, Show what, const char* origin) {
   auto snap = w_.snapshot();
-  const Source* src = w_.addSource(origin, text);
+  const Source* src = interactiveSource(origin, text);
   Arena syntax(16 * 1024);
   Parser parser(*src, syntax);
   bool ok = transaction(w_, *this, Span{src, 0, uint32_t(text.size())}, true, [&] {

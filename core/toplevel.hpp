@@ -37,9 +37,9 @@ public:
 };
 
 struct Options {
-  bool time = false;   // print parse/elaboration time per file (`--time`, `:time`)
-  bool prelude = true; // load prelude/*.thorin into every new world
-  Runner* runner = nullptr; // `.eval` (none: an error)
+  bool time = false;             // print parse/elaboration time per file (`--time`, `:time`)
+  bool prelude = true;           // load prelude/*.thorin into every new world
+  Runner* runner = nullptr;      // `.eval` (none: an error)
   bool trackDependencies = true; // record what reloads need (`thorin check` does not)
 };
 
@@ -117,6 +117,9 @@ public:
   /// and/or type. Used by `:type` / `:nf` and by plain expressions.
   enum class Show { Type, NormalForm, Both, Eval };
   bool query(const std::string& text, Show what, const char* origin = "<interactive>");
+  /// The line number of the REPL's next input (`<interactive>:LINE:COL`, as
+  /// GHCi counts the lines typed in a session).
+  void setInputLine(uint32_t line) { inputLine_ = line; }
 
   /// `:residual NAME ARG…` (`_` for a dynamic argument): prints the
   /// specialized code of NAME for those arguments.
@@ -132,6 +135,8 @@ public:
   double parseSeconds = 0, elabSeconds = 0;
 
 private:
+  const Source* interactiveSource(const char* origin, const std::string& text);
+  uint32_t inputLine_ = 1;
   bool runEntry(const Entry& e, bool prelude);
   bool completeSignature(std::optional<Entry>& sig, Entry* next);
   void elaborate(const Entry& e, bool prelude);
@@ -158,8 +163,8 @@ private:
   std::vector<std::string> loading_;      // import stack (canonical paths)
   std::vector<std::string> loadingShown_; // the same, as shown to the user
 
-  std::vector<FileRecord> records_; // what the loaded files defined
-  std::vector<FileRecord> staging_; // the same, for the load under way
+  std::vector<FileRecord> records_;    // what the loaded files defined
+  std::vector<FileRecord> staging_;    // the same, for the load under way
   std::vector<std::string> attempted_; // files the load under way tried to read
   std::vector<TopId> walk_;            // definitions of a reload, in file order
   // During a reload: the previous records by file, and which of their

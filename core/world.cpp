@@ -56,11 +56,11 @@ void World::resetScope() {
   }
 }
 
-const Source* World::addSource(std::string path, std::string text) {
+const Source* World::addSource(std::string path, std::string text, uint32_t firstLine) {
   // A byte-order mark (editors on Windows write one) is not part of the text:
   // columns count from the first character after it.
   if (text.starts_with("\xEF\xBB\xBF")) text.erase(0, 3);
-  sources.push_back(std::make_unique<Source>(std::move(path), std::move(text)));
+  sources.push_back(std::make_unique<Source>(std::move(path), std::move(text), firstLine));
   return sources.back().get();
 }
 

@@ -21,12 +21,12 @@ struct TopEntry {
   Span span;
   bool prelude = false;
   const struct AxiomDef* axiom = nullptr; // `.ax %plugin.name`: bound to plugin code
-  int32_t alias = -1; // an axiom: the definition `Nat = %core.Nat` naming it, for printing
-  uint64_t stamp = 0; // unique per (entry, definition): ids are reused after a rollback
+  int32_t alias = -1;         // an axiom: the definition `Nat = %core.Nat` naming it, for printing
+  uint64_t stamp = 0;         // unique per (entry, definition): ids are reused after a rollback
   int8_t closedCallable = -1; // a function on builtin data (see World::closedCall); -1: unknown
   int8_t recursive = -1;      // its definition calls itself; -1: unknown
-  bool retired = false; // replaced by a reload: out of scope for good (its id stays valid)
-  uint64_t seq = 0;     // position in definition order (a reload renumbers what it keeps)
+  bool retired = false;       // replaced by a reload: out of scope for good (its id stays valid)
+  uint64_t seq = 0;           // position in definition order (a reload renumbers what it keeps)
   // Values cached for the current scratch epoch.
   uint32_t epoch = 0;
   Val* tyVal = nullptr;
@@ -97,8 +97,8 @@ public:
   }
   std::vector<std::string> loadedFiles; // canonical paths, for `.import` once-only
   uint32_t epoch = 1;
-  uint64_t stamps = 0; // never rolled back
-  uint64_t seqs = 0;   // TopEntry::seq
+  uint64_t stamps = 0;     // never rolled back
+  uint64_t seqs = 0;       // TopEntry::seq
   bool hasFilters = false; // some λ has a partial-evaluation filter (the runtime specializes)
   uint32_t block = 0;
   uint32_t visitStamp = 0;
@@ -137,7 +137,7 @@ public:
   size_t preludeLoaded = 0; // loadedFiles of the prelude
   TopId addTop(TopEntry e);
 
-  const Source* addSource(std::string path, std::string text);
+  const Source* addSource(std::string path, std::string text, uint32_t firstLine = 1);
 
   /// Starts a new top-level entry: fresh scratch, new meta block.
   void beginEntry();

@@ -137,11 +137,14 @@ void Repl::run(LineEditor& ed) {
       if (ed.interactive()) out_ << "\n";
       break;
     }
+    s_.top().setInputLine(++lines_);
     std::string input = *line;
     if (trim(input) == ":{") { // explicit multi-line block, as in GHCi
       input.clear();
       bool closed = false;
+      s_.top().setInputLine(lines_ + 1);
       while (auto l = ed.read(more)) {
+        ++lines_;
         if (trim(*l) == ":}") {
           closed = true;
           break;
@@ -179,10 +182,12 @@ void Repl::run(LineEditor& ed) {
         break;
       }
       auto l = ed.read(more);
+      if (l) ++lines_;
       if (!l || trim(*l).empty() || trim(*l).starts_with(":")) {
         s_.top().replInput(input); // reports why the input is incomplete
         if (l && trim(*l).starts_with(":")) {
           ed.remember(*l);
+          s_.top().setInputLine(lines_);
           if (!handle(*l)) return;
         }
         break;
@@ -312,7 +317,8 @@ static std::vector<TopId> userDefinitions(World& w, bool inScopeOnly) {
     if (e.prelude || e.retired || (inScopeOnly && w.lookupTop(e.name) != int32_t(id))) continue;
     ids.push_back(id);
   }
-  std::sort(ids.begin(), ids.end(), [&](TopId a, TopId b) { return w.tops[a].seq < w.tops[b].seq; });
+  std::sort(ids.begin(), ids.end(),
+            [&](TopId a, TopId b) { return w.tops[a].seq < w.tops[b].seq; });
   return ids;
 }
 
@@ -457,7 +463,8 @@ void Repl::cmdSpec(const std::string& a) {
                                    : std::string("not compiled"));
   }
   if (!any)
-    out_ << fmt::format("{} has no specializations (inlined ones are not listed; see :residual)\n", a);
+    out_ << fmt::format("{} has no specializations (inlined ones are not listed; see :residual)\n",
+                        a);
 }
 
 void Repl::cmdResidual(const std::string& a) {

@@ -65,6 +65,7 @@ private:
   std::ostream& out_;
   std::ostream& err_;
   bool quit_ = false;
+  uint32_t lines_ = 0; // lines read so far: inputs are numbered by the line they start on
   LineEditor* ed_ = nullptr;
   std::unique_ptr<class FileWatcher> watcher_; // `:watch`
   static const std::vector<Command> commands_;
