@@ -41,6 +41,7 @@
 #include "eval.hpp"
 #include "guard.hpp"
 #include "literal.hpp"
+#include "llvm_bounded_loops.hpp"
 #include "lower.hpp"
 #include "runtime.hpp"
 
@@ -295,6 +296,7 @@ void LlvmBackend::optimize(Module& m) {
   ModulePassManager mpm;
   mpm.addPass(createModuleToFunctionPassAdaptor(std::move(late)));
   mpm.run(m, mam);
+  unpollBoundedLoops(m, fam, mam);
 }
 
 // Optimizes and compiles a small function once and throws it away: LLVM's
@@ -489,6 +491,8 @@ public:
     loop_ = BasicBlock::Create(mc_.ctx_, "loop", f_);
     b_.CreateBr(pre);
     b_.SetInsertPoint(pre);
+    mc_.emitPoll(b_); // (the stack and Ctrl-C at entry, the loop's own poll below)
+    pre = b_.GetInsertBlock();
     b_.CreateBr(loop_);
     b_.SetInsertPoint(loop_);
     for (uint32_t i = 0; i < wi.params.size(); ++i) {
@@ -529,6 +533,7 @@ public:
     std::vector<Value*> init;
     for (uint32_t i = 0; i < arity; ++i)
       init.push_back(b_.CreateLoad(mc_.i64_, b_.CreateConstGEP1_64(mc_.i64_, args, i)));
+    mc_.emitPoll(b_); // (the stack and Ctrl-C at entry, the loop's own poll below)
     BasicBlock* pre = b_.GetInsertBlock();
     loop_ = BasicBlock::Create(mc_.ctx_, "loop", f_);
     b_.CreateBr(loop_);
@@ -895,22 +900,22 @@ private:
   PHINode* budget_ = nullptr; // iterations left before the loop polls again
   Value* budgetNow_ = nullptr;
 
-  // The poll of a loop: the first iteration checks the stack and Ctrl-C as a
-  // function entry does, later ones only every kPollEvery iterations — a
-  // counter in a register instead of a load of the poll limit per iteration,
-  // which also leaves the loop's header free of memory accesses for LLVM's
-  // loop passes. (A loop does not grow the stack; Ctrl-C waits at most
-  // kPollEvery iterations, each of which polls at its own calls.)
+  // The poll of a loop (after the function's own at entry): Ctrl-C every
+  // kPollEvery iterations, through a counter in a register instead of a load
+  // of the poll limit per iteration. (A loop does not grow the stack; each of
+  // its calls polls at the callee's entry.) The branch is marked, so that a
+  // loop LLVM can bound loses the poll (llvm_bounded_loops.cpp).
   void loopPoll() {
     constexpr uint32_t kPollEvery = 1024;
     BasicBlock* head = b_.GetInsertBlock();
     budget_ = b_.CreatePHI(b_.getInt32Ty(), 2, "budget");
     for (BasicBlock* pred : predecessors(head))
-      budget_->addIncoming(b_.getInt32(0), pred);
+      budget_->addIncoming(b_.getInt32(kPollEvery), pred);
     BasicBlock* tick = BasicBlock::Create(mc_.ctx_, "tick", f_);
     BasicBlock* body = BasicBlock::Create(mc_.ctx_, "iter", f_);
-    b_.CreateCondBr(b_.CreateICmpEQ(budget_, b_.getInt32(0)), tick, body,
-                    MDBuilder(mc_.ctx_).createBranchWeights(1, kPollEvery));
+    BranchInst* br = b_.CreateCondBr(b_.CreateICmpEQ(budget_, b_.getInt32(0)), tick, body,
+                                     MDBuilder(mc_.ctx_).createBranchWeights(1, kPollEvery));
+    br->setMetadata(kTickMetadata, MDNode::get(mc_.ctx_, {}));
     b_.SetInsertPoint(tick);
     mc_.emitPoll(b_);
     BasicBlock* ticked = b_.GetInsertBlock();

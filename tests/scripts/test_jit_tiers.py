@@ -145,6 +145,27 @@ fib : I64 → I64 = λ n. if n < 2 then n else fib (n - 1) + fib (n - 2)
     out, _ = p.communicate(b":eval 6 * 7\n", timeout=60)
     out = out.decode()
     expect("interrupted" in out and out.strip().endswith("42"), "Ctrl-C in compiled code", out)
+
+    # A loop whose trip count LLVM can bound drops its poll when the bound is
+    # small (then LLVM vectorizes the sum over an array), and keeps it when
+    # the bound is large: Ctrl-C stops a count-down from 10^15.
+    out = repl(thorin, "xs : Array 1024 I64 = build 1024 (λ i. natToI64 (idxToNat i))\n"
+                       "sumA : Array 1024 I64 → Nat → I64 → I64 = λ a i acc. "
+                       "if i < 1024 then sumA a (i + 1) (acc + get a (idx i)) else acc\n"
+                       ":eval sumA xs 0 0\n:llvm sumA\n", "--jit=eager")
+    expect(out.startswith("523776\n") and "x i64>" in out, "a bounded loop vectorized", out)
+    p = subprocess.Popen([thorin, "--jit=eager"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                         stderr=subprocess.STDOUT, env=dict(os.environ, THORIN_HISTORY=os.devnull))
+    p.stdin.write("count : I64 → I64 → I64 = λ i acc. if i == 0 then acc else count (i - 1) "
+                  "(acc * 3 + i)\n:eval count 1000000000000000 0\n".encode())
+    p.stdin.flush()
+    time.sleep(2.0)
+    p.send_signal(signal.SIGINT)
+    time.sleep(0.5)
+    out, _ = p.communicate(b":eval 6 * 7\n", timeout=60)
+    out = out.decode()
+    expect("interrupted" in out and out.strip().endswith("42"), "Ctrl-C in a long counted loop",
+           out)
     # Specializations are compiled like any hot function, and dropped with the
     # function they came from when it is redefined (the old users still call
     # the old function: they are specialized and compiled again).
