@@ -27,6 +27,19 @@ def compiled(out):
             for part in out.split("--mark--")]
 
 
+def interrupted(thorin, text):
+    """A --jit=eager session given `text`, sent Ctrl-C after 2 s, then asked 6 * 7."""
+    p = subprocess.Popen([thorin, "--jit=eager"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                         stderr=subprocess.STDOUT, env=dict(os.environ, THORIN_HISTORY=os.devnull))
+    p.stdin.write(text.encode())
+    p.stdin.flush()
+    time.sleep(2.0)
+    p.send_signal(signal.SIGINT)
+    time.sleep(0.5)
+    out, _ = p.communicate(b":eval 6 * 7\n", timeout=60)
+    return out.decode()
+
+
 def expect(cond, what, out):
     if not cond:
         print(f"FAILED: {what}\n--- output ---\n{out}")
@@ -135,15 +148,7 @@ fib : I64 → I64 = λ n. if n < 2 then n else fib (n - 1) + fib (n - 2)
            "division by zero in compiled code", out)
 
     # Ctrl-C stops a compiled infinite loop and the prompt comes back.
-    p = subprocess.Popen([thorin, "--jit=eager"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                         stderr=subprocess.STDOUT, env=dict(os.environ, THORIN_HISTORY=os.devnull))
-    p.stdin.write("spin : I64 → I64 = λ n. spin (n + 1)\n:eval spin 0\n".encode())
-    p.stdin.flush()
-    time.sleep(2.0)
-    p.send_signal(signal.SIGINT)
-    time.sleep(0.5)
-    out, _ = p.communicate(b":eval 6 * 7\n", timeout=60)
-    out = out.decode()
+    out = interrupted(thorin, "spin : I64 → I64 = λ n. spin (n + 1)\n:eval spin 0\n")
     expect("interrupted" in out and out.strip().endswith("42"), "Ctrl-C in compiled code", out)
 
     # A loop whose trip count LLVM can bound drops its poll when the bound is
@@ -154,16 +159,9 @@ fib : I64 → I64 = λ n. if n < 2 then n else fib (n - 1) + fib (n - 2)
                        "if i < 1024 then sumA a (i + 1) (acc + get a (idx i)) else acc\n"
                        ":eval sumA xs 0 0\n:llvm sumA\n", "--jit=eager")
     expect(out.startswith("523776\n") and "x i64>" in out, "a bounded loop vectorized", out)
-    p = subprocess.Popen([thorin, "--jit=eager"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                         stderr=subprocess.STDOUT, env=dict(os.environ, THORIN_HISTORY=os.devnull))
-    p.stdin.write("count : I64 → I64 → I64 = λ i acc. if i == 0 then acc else count (i - 1) "
-                  "(acc * 3 + i)\n:eval count 1000000000000000 0\n".encode())
-    p.stdin.flush()
-    time.sleep(2.0)
-    p.send_signal(signal.SIGINT)
-    time.sleep(0.5)
-    out, _ = p.communicate(b":eval 6 * 7\n", timeout=60)
-    out = out.decode()
+    out = interrupted(thorin, "count : I64 → I64 → I64 = λ i acc. if i == 0 then acc "
+                              "else count (i - 1) (acc * 3 + i)\n"
+                              ":eval count 1000000000000000 0\n")
     expect("interrupted" in out and out.strip().endswith("42"), "Ctrl-C in a long counted loop",
            out)
     # Specializations are compiled like any hot function, and dropped with the
