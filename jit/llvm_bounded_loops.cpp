@@ -2,10 +2,13 @@
 // polls every 1024 iterations (see loopPoll in llvm_backend.cpp); the call in
 // the poll keeps LLVM from vectorizing or unrolling it. When scalar evolution
 // can bound the loop's trip count by a value computed before the loop, the
-// poll is needed only when that bound is large: the loop is versioned on it
-// (by unswitching), and the short version has no poll. A loop of a billion
-// iterations still polls; one over an array does not.
+// poll is needed only when that bound (times the loop's size) is large: the
+// loop is versioned on it (by unswitching), and the short version has no
+// poll. A loop of a billion iterations still polls; one over an array does
+// not.
 #include "llvm_bounded_loops.hpp"
+
+#include <algorithm>
 
 #include <llvm/Analysis/LoopInfo.h>
 #include <llvm/Analysis/ScalarEvolution.h>
@@ -25,9 +28,18 @@ using namespace llvm;
 
 namespace {
 
-// Iterations a loop that calls nothing may run without polling Ctrl-C: a
-// few ms at most.
-constexpr uint64_t kMaxUnpolled = uint64_t(1) << 22;
+// The work (iterations × instructions of the loop) a loop that calls nothing
+// may do without polling Ctrl-C: a few ms at most. A bound on iterations
+// alone would let a loop with a body of thousands of instructions run for
+// seconds.
+constexpr uint64_t kMaxUnpolledWork = uint64_t(1) << 24;
+
+uint64_t instructionsIn(Loop* loop) {
+  uint64_t n = 0;
+  for (BasicBlock* bb : loop->blocks())
+    n += bb->size();
+  return n;
+}
 
 // Does the loop call nothing but its poll (and intrinsics)? A call can take
 // any time (a run-time primitive on a big Nat, an allocation), so a loop with
@@ -65,8 +77,11 @@ bool unpollFunction(Function& f, FunctionAnalysisManager& fam) {
     if (!expander.isSafeToExpand(max)) continue;
     Value* trips = expander.expandCodeFor(max, nullptr, pre->getTerminator());
     IRBuilder<> b(pre->getTerminator());
-    Value* mayRunLong =
-        b.CreateICmpUGT(trips, ConstantInt::get(trips->getType(), kMaxUnpolled), "long");
+    Value* mayRunLong = b.CreateICmpUGT(
+        trips,
+        ConstantInt::get(trips->getType(),
+                         kMaxUnpolledWork / std::max<uint64_t>(1, instructionsIn(loop))),
+        "long");
     // The poll runs when its own condition holds and the loop may run long.
     IRBuilder<> at(br);
     Value* c = br->getCondition();

@@ -27,7 +27,7 @@ def compiled(out):
             for part in out.split("--mark--")]
 
 
-def interrupted(thorin, text):
+def interrupted(thorin, text, timeout=60):
     """A --jit=eager session given `text`, sent Ctrl-C after 2 s, then asked 6 * 7."""
     p = subprocess.Popen([thorin, "--jit=eager"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                          stderr=subprocess.STDOUT, env=dict(os.environ, THORIN_HISTORY=os.devnull))
@@ -36,7 +36,12 @@ def interrupted(thorin, text):
     time.sleep(2.0)
     p.send_signal(signal.SIGINT)
     time.sleep(0.5)
-    out, _ = p.communicate(b":eval 6 * 7\n", timeout=60)
+    try:
+        out, _ = p.communicate(b":eval 6 * 7\n", timeout=timeout)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        out, _ = p.communicate()
+        return out.decode() + f"\n(no answer {timeout} s after Ctrl-C)"
     return out.decode()
 
 
@@ -164,6 +169,15 @@ fib : I64 → I64 = λ n. if n < 2 then n else fib (n - 1) + fib (n - 2)
                               ":eval count 1000000000000000 0\n")
     expect("interrupted" in out and out.strip().endswith("42"), "Ctrl-C in a long counted loop",
            out)
+    # What bounds an unpolled loop is its work, not its iterations: 4·10⁶
+    # iterations of a 1,500-operation body (~15 s) keep their poll.
+    body = "acc"
+    for k in range(1500):
+        body = f"({body} * 1.0000001 + 0.5)" if k % 2 == 0 else f"({body} / 1.0000002 - 0.25)"
+    out = interrupted(thorin, f"h : I64 → F64 → F64 = λ i acc. if i == 0 then acc "
+                              f"else h (i - 1) {body}\n:eval h 4000000 1.0\n", timeout=8)
+    expect("interrupted" in out and out.strip().endswith("42"), "Ctrl-C in a heavy bounded loop",
+           out[-400:])
     # Specializations are compiled like any hot function, and dropped with the
     # function they came from when it is redefined (the old users still call
     # the old function: they are specialized and compiled again).
