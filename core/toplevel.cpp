@@ -89,11 +89,11 @@ static bool readFile(const std::string& path, std::string& out) {
   return true;
 }
 
-bool TopLevel::load(const std::vector<std::string>& files) {
+bool TopLevel::load(const std::vector<std::string>& files, Span from) {
   auto snap = w_.snapshot();
   attempted_.clear();
   for (auto& f : files)
-    if (!loadFile(f)) {
+    if (!loadFile(f, from)) {
       w_.rollback(snap);
       staging_.clear();
       return false;
@@ -563,10 +563,8 @@ bool TopLevel::replInput(const std::string& text, bool* incomplete) {
     w_.rollback(snap);
     return true;
   }
-  if (e.kind == EntryKind::Import) {
-    w_.rollback(snap);
-    return load({resolveImport(e.path)});
-  }
+  if (e.kind == EntryKind::Import) // (the input stays: an error points into it)
+    return load({resolveImport(e.path)}, e.nameSpan);
   bool keep = e.kind == EntryKind::Def || e.kind == EntryKind::Postulate;
   bool ok = transaction(w_, *this, e.span, true, [&] { elaborate(e, false); });
   if (ok && !keep) w_.rollback(snap);

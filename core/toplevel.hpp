@@ -88,7 +88,7 @@ public:
 
   /// Loads files and what they import, all or nothing: on an error (printed)
   /// the world is left as it was.
-  bool load(const std::vector<std::string>& files);
+  bool load(const std::vector<std::string>& files, Span from = {});
   /// Loads `files` again into this world, incrementally: a definition whose
   /// text is unchanged and whose looked-up names still mean the same is kept
   /// (with its metas and compiled code); the others, and so everything that
