@@ -301,10 +301,15 @@ static Val* whnfApply(World& w, Val* f, Spine* sp, Spine* stop) {
     }
     void push(Val* v, Icit i) {
       if (top == cap) [[unlikely]] {
-        cap = cap ? 2 * cap : 1024;
-        args = static_cast<Val**>(std::realloc(args, cap * sizeof(Val*)));
-        icits = static_cast<Icit*>(std::realloc(icits, cap * sizeof(Icit)));
-        if (!args || !icits) throw std::bad_alloc();
+        // (Out of memory leaves the stack as it was: the session goes on.)
+        size_t more = cap ? 2 * cap : 1024;
+        auto* a = static_cast<Val**>(std::realloc(args, more * sizeof(Val*)));
+        if (!a) throw std::bad_alloc();
+        args = a;
+        auto* ic = static_cast<Icit*>(std::realloc(icits, more * sizeof(Icit)));
+        if (!ic) throw std::bad_alloc();
+        icits = ic;
+        cap = more;
       }
       args[top] = v;
       icits[top++] = i;
