@@ -447,7 +447,7 @@ static inline void cache(World& w, Val* v, Val* u) {
     w.cacheLog.push_back(v);
 }
 
-Val* force(World& w, Val* v) {
+Val* forceHead(World& w, Val* v) {
   while (v->tag == VTag::Flex) {
     if (!v->a) {
       if (!w.metas[v->n].solution) return v;
@@ -458,7 +458,7 @@ Val* force(World& w, Val* v) {
   return v;
 }
 
-Val* forceAll(World& w, Val* v) {
+Val* forceAllHead(World& w, Val* v) {
   while (true) {
     if (v->tag == VTag::Flex || v->tag == VTag::Top) {
       if (!v->a) {
@@ -667,8 +667,7 @@ static bool stuckOnIf(World& w, Val* u, int depth) {
   return false;
 }
 
-bool recursiveTop(World& w, Val* v) {
-  if (v->tag != VTag::Top || v->axiom || (v->topFacts & kTopNotRecursive)) return false;
+bool recursiveTopEntry(World& w, Val* v) {
   TopEntry& e = w.tops[v->n];
   if (!e.def) return false; // (a postulate, or a definition still being elaborated)
   if (e.recursive < 0) e.recursive = mentionsTop(e.def, v->n) ? 1 : 0;
@@ -676,9 +675,7 @@ bool recursiveTop(World& w, Val* v) {
   return e.recursive;
 }
 
-bool stuckRecursiveCall(World& w, Val* v) {
-  return recursiveTop(w, v) && stuckOnIf(w, forceAll(w, v), 4);
-}
+bool stuckOnIfForced(World& w, Val* v) { return stuckOnIf(w, v, 4); }
 
 Tm* quote(World& w, Arena& out, Lvl l, Val* v, QuoteOpts o) {
   guard();

@@ -15,17 +15,33 @@ Val* vIf(World& w, Val* c, Val* thunk);
 /// Applies the eliminations of `sp` that are newer than `stop`.
 Val* vAppSpine(World& w, Val* f, Spine* sp, Spine* stop = nullptr);
 
+Val* forceHead(World& w, Val* v);
+Val* forceAllHead(World& w, Val* v);
+bool recursiveTopEntry(World& w, Val* v);
+bool stuckOnIfForced(World& w, Val* v);
+
+// (The fast paths are inline: most values on the hot paths of conversion
+// checking are neither metas nor definitions, and a call costs more than
+// the test.)
+
 /// Unfolds solved metas at the head.
-Val* force(World& w, Val* v);
+inline Val* force(World& w, Val* v) { return v->tag == VTag::Flex ? forceHead(w, v) : v; }
 /// Unfolds solved metas and top-level definitions at the head.
-Val* forceAll(World& w, Val* v);
+inline Val* forceAll(World& w, Val* v) {
+  return v->tag == VTag::Flex || v->tag == VTag::Top ? forceAllHead(w, v) : v;
+}
+/// Is v a top-level definition (applied) that calls itself, so that
+/// unfolding it need not end?
+inline bool recursiveTop(World& w, Val* v) {
+  if (v->tag != VTag::Top || v->axiom || (v->topFacts & kTopNotRecursive)) return false;
+  return recursiveTopEntry(w, v);
+}
 /// A recursive definition applied to arguments on which its unfolding is
 /// stuck on a conditional (`fib n`, n a variable): normal forms and
 /// conversion keep it folded, since unfolding its branches never ends.
-bool stuckRecursiveCall(World& w, Val* v);
-/// Is v a top-level definition (applied) that calls itself, so that
-/// unfolding it need not end?
-bool recursiveTop(World& w, Val* v);
+inline bool stuckRecursiveCall(World& w, Val* v) {
+  return recursiveTop(w, v) && stuckOnIfForced(w, forceAll(w, v));
+}
 /// One unfolding step of a Top or solved Flex head (nullptr if impossible).
 Val* unfold(World& w, Val* v);
 
