@@ -35,6 +35,8 @@
 #include <llvm/Support/raw_ostream.h>
 #include <llvm/Target/TargetMachine.h>
 #include <llvm/Transforms/InstCombine/InstCombine.h>
+#include <llvm/Transforms/Scalar/GVN.h>
+#include <llvm/Transforms/Scalar/SimplifyCFG.h>
 #include <llvm/Transforms/Vectorize/SLPVectorizer.h>
 
 #include "axiom.hpp"
@@ -42,6 +44,7 @@
 #include "guard.hpp"
 #include "literal.hpp"
 #include "llvm_bounded_loops.hpp"
+#include "llvm_recursive_inline.hpp"
 #include "lower.hpp"
 #include "runtime.hpp"
 
@@ -287,10 +290,17 @@ void LlvmBackend::optimize(Module& m) {
   pb.registerLoopAnalyses(lam);
   pb.crossRegisterProxies(lam, fam, cam, mam);
   pb.buildPerModuleDefaultPipeline(OptimizationLevel::O2).run(m, mam);
-  // One more round of straight-line vectorization: the reads of an unrolled
+  // One level of small recursive functions inlined into themselves (then
+  // the inlined copies simplified against their context), and one more
+  // round of straight-line vectorization: the reads of an unrolled
   // specialized loop (`dot` of a known size) become consecutive only after
   // the loop passes that run after O2's own SLP vectorizer.
   FunctionPassManager late;
+  if (inlineSelfCalls(m)) {
+    late.addPass(InstCombinePass());
+    late.addPass(SimplifyCFGPass());
+    late.addPass(GVNPass());
+  }
   late.addPass(SLPVectorizerPass());
   late.addPass(InstCombinePass());
   ModulePassManager mpm;
