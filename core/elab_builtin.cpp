@@ -20,8 +20,9 @@ namespace thorin {
 TopId Elab::builtin(const char* axiomName, Span where) {
   int32_t id = w_.resolve(intern(axiomName));
   if (id < 0 || !w_.tops[id].axiom)
-    fail(where, fmt::format("this needs the builtin '{}' of the core plugin, which is not loaded",
-                            axiomName),
+    fail(where,
+         fmt::format("this needs the builtin '{}' of the core plugin, which is not loaded",
+                     axiomName),
          {"the core plugin is loaded unless thorin runs with --no-prelude"});
   return TopId(id);
 }
@@ -240,6 +241,7 @@ std::pair<Tm*, Val*> Elab::elabBinOp(Cxt& c, RBinOp* r, Val* expected) {
     y = check(c, r->rhs, ty);
   } else if (r->lhs->kind == RKind::Number && r->rhs->kind != RKind::Number) {
     std::tie(y, ty) = inferInsert(c, r->rhs); // `1 + x` takes x's type
+    noOperatorOn(c, r, ty); // (`1 + true`: the operator is wrong, not the literal)
     x = check(c, r->lhs, ty);
   } else {
     std::tie(x, ty) = inferInsert(c, r->lhs);
@@ -266,7 +268,8 @@ std::pair<Tm*, Val*> Elab::operation(Cxt& c, RBinOp* r, Tm* x, Tm* y, Val* ty) {
   const std::string* ax = tyName ? AxiomRegistry::get().operatorAxiom(op, *tyName) : nullptr;
   if (!ax) {
     if (forceAll(w_, ty)->tag == VTag::Flex)
-      fail(r->opSpan, fmt::format("cannot tell which '{}' is meant: the operands' type is not known", op),
+      fail(r->opSpan,
+           fmt::format("cannot tell which '{}' is meant: the operands' type is not known", op),
            {"give the operands a type, e.g. λ (x : I64). x + 1, or (e : I64)"});
     noOperatorOn(c, r, ty);
   }

@@ -677,6 +677,18 @@ bool recursiveTopEntry(World& w, Val* v) {
 
 bool stuckOnIfForced(World& w, Val* v) { return stuckOnIf(w, v, 4); }
 
+// Is the recursive definition v (applied to too few arguments: its unfolding
+// is a λ) stuck once given fresh variables for the missing ones? Then its
+// normal form is v itself (`rdown`, not `λ n. rdown n`).
+static bool stuckWhenApplied(World& w, Val* v, Lvl l) {
+  for (int missing = 0; missing < 64; ++missing) {
+    Val* u = forceAll(w, v);
+    if (u->tag != VTag::Lam) return stuckOnIfForced(w, u);
+    v = vApp(w, v, w.var(l + missing), u->icit);
+  }
+  return false;
+}
+
 Tm* quote(World& w, Arena& out, Lvl l, Val* v, QuoteOpts o) {
   guard();
   if (o.unfoldTops && stuckRecursiveCall(w, force(w, v))) {
@@ -685,10 +697,47 @@ Tm* quote(World& w, Arena& out, Lvl l, Val* v, QuoteOpts o) {
     h->n = v->n;
     return quoteSpine(w, out, l, h, v->sp, o);
   }
-  if (o.unfoldTops)
-    v = forceAll(w, v);
-  else if (o.unfoldMetas)
+  if (o.unfoldTops) {
+    // Unfold step by step: a recursive definition met on the way stays
+    // folded where its unfolding is stuck (`rdown n`), also when it is
+    // reached through an alias (`d1 = rdown`) or applied to too few
+    // arguments (`rdown`: its unfolding is a λ whose body is stuck).
     v = force(w, v);
+    while (v->tag == VTag::Top || v->tag == VTag::Flex) {
+      if (v->tag == VTag::Top && recursiveTop(w, v)) {
+        Val* u = forceAll(w, v);
+        if (u->tag == VTag::Lam && !stuckWhenApplied(w, v, l)) { // η-expand
+          Tm* t = mk(out, TTag::Lam);
+          t->name = u->name;
+          t->icit = u->icit;
+          t->a = quote(w, out, l + 1, vApp(w, v, w.var(l), u->icit), o);
+          return t;
+        }
+        if (u->tag == VTag::Lam || stuckOnIfForced(w, u)) {
+          Tm* h = mk(out, TTag::Top);
+          h->n = v->n;
+          return quoteSpine(w, out, l, h, v->sp, o);
+        }
+        v = u;
+        break;
+      }
+      // An alias (`d1 = rdown`, `d2 = add 2`) unfolds to the definition it
+      // names, not through it (that one may be recursive).
+      if (v->tag == VTag::Top && !v->axiom)
+        if (Val* d = w.topDef(v->n); d && d->tag == VTag::Top && !(d->n == v->n && !d->sp)) {
+          v = vAppSpine(w, d, v->sp);
+          continue;
+        }
+      if (!v->a) {
+        Val* u = unfold(w, v);
+        if (!u) break;
+        cache(w, v, u);
+      }
+      v = v->a;
+    }
+  } else if (o.unfoldMetas) {
+    v = force(w, v);
+  }
   switch (v->tag) {
   case VTag::Rigid: {
     Tm* h = mk(out, TTag::Var);
