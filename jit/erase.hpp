@@ -13,14 +13,45 @@
 namespace thorin::rt {
 
 enum class ETag : uint8_t {
-  Var, Global, Lit, Lam, App, Let, If, Pair, Proj1, Proj2, Arr, Prim, PrimPap, Erased,
+  Var,
+  Global,
+  Lit,
+  Lam,
+  App,
+  Let,
+  If,
+  Pair,
+  Proj1,
+  Proj2,
+  Arr,
+  Prim,
+  PrimPap,
+  Erased,
   Known, // ?x in a filter: n = index of x
+};
+
+struct Lifted;
+
+/// What the runtime learns about an interpreted λ: how often closures of it
+/// were called, and its compiled lifted copy once it is hot (jit/lift.cpp).
+/// Not copied with the term: a copy may sit in another context, whose
+/// environment has another shape.
+struct LamState {
+  uint32_t calls = 0;
+  const Lifted* lifted = nullptr;
+  LamState() = default;
+  LamState(const LamState&) {}
+  LamState& operator=(const LamState&) {
+    calls = 0;
+    lifted = nullptr;
+    return *this;
+  }
 };
 
 struct ETm {
   ETag tag;
-  uint32_t n = 0;    // Var: index; Global: top id; Lam: arity; App, Prim, Arr: number of args; Lit: LitKind;
-                     // Erased: the MType of an erased machine type (else 0)
+  uint32_t n = 0; // Var: index; Global: top id; Lam: arity; App, Prim, Arr: number of args; Lit:
+                  // LitKind; Erased: the MType of an erased machine type (else 0)
   uint32_t span = 0; // Prim: World::spans index + 1 (0: unknown)
   uint32_t prim = 0; // Prim, PrimPap: primitive id
   union {
@@ -32,6 +63,7 @@ struct ETm {
   ETm* c = nullptr; // If: else
   ETm** args = nullptr;
   const Name* names = nullptr; // Lam: the parameters' names (for printing residual code)
+  LamState lam;                // Lam: run-time state (interpreted closures of it)
 };
 
 /// Calls f(slot, depth) for each direct subterm's slot; `depth` counts the

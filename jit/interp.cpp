@@ -32,6 +32,8 @@ V lookup(IEnv* e, uint32_t ix) {
 // Closure of an interpreted λ: free[0] = the λ, free[1] = environment.
 V lamEntry(Closure* self, const V* args) {
   IEnv* env = reinterpret_cast<IEnv*>(self->free[1]);
+  auto* lam = reinterpret_cast<ETm*>(self->free[0]);
+  if (V r; gRuntime->callLifted(lam, env, args, r)) return r; // (compiled once hot)
   for (uint32_t i = 0; i < self->arity; ++i)
     env = push(env, args[i]);
   return gRuntime->eval(reinterpret_cast<ETm*>(self->free[0])->a, env);
@@ -224,7 +226,8 @@ V Runtime::eval(ETm* t, IEnv* env, TopId frame) {
     case ETag::Proj2: {
       V p = eval(t->a, env);
       if (!isImm(p) && obj(p)->tag == OTag::Pair) [[likely]]
-        return t->tag == ETag::Proj1 ? static_cast<PairObj*>(obj(p))->a : static_cast<PairObj*>(obj(p))->b;
+        return t->tag == ETag::Proj1 ? static_cast<PairObj*>(obj(p))->a
+                                     : static_cast<PairObj*>(obj(p))->b;
       return proj(p, t->tag == ETag::Proj1 ? 1 : 2);
     }
     case ETag::Arr: {

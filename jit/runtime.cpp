@@ -60,6 +60,9 @@ bool Runtime::mentionsFilter(ETm* t) {
 std::string Runtime::nameOf(TopId id) {
   if (!isSpec(id)) return std::string(str(w_->tops[id].name));
   const SpecInfo& s = spec(id);
+  if (s.lifted) // (`main.λ`: a hot λ inside main)
+    return s.origin == kNoFrame ? fmt::format("λ{}", s.args)
+                                : fmt::format("{}.λ{}", str(w_->tops[s.origin].name), s.args);
   return fmt::format("{}@({})", str(w_->tops[s.origin].name), s.args);
 }
 
@@ -77,6 +80,7 @@ MachineSig Runtime::machineSig(TopId id) {
   MachineSig sig;
   if (isSpec(id)) {
     const SpecInfo& s = spec(id);
+    if (s.lifted) return sig; // (its free variables' types are not known: words)
     MachineSig o = machineSig(s.origin);
     if (!o.known || o.params.size() != s.isStatic.size()) return sig;
     for (size_t i = 0; i < o.params.size(); ++i)
@@ -131,6 +135,7 @@ void Runtime::dropSpecs(const std::vector<TopId>& ids) {
       }
   }
   if (gone.empty()) return;
+  ++liftGen_; // (lifted λs among them: their λs find out at their next call)
   std::vector<TopId> code;
   auto uses = [&](Global& g) {
     for (TopId u : g.specsUsed)
@@ -393,6 +398,7 @@ void Runtime::useWorld(World& w) {
     specs_.clear();
     specInfo_.clear();
     specByKey_.clear();
+    ++liftGen_;
     w_ = &w;
   }
   globals.resize(std::max<size_t>(globals.size(), w.tops.size()));

@@ -66,12 +66,21 @@ inline bool isSpec(TopId id) { return id >= kSpecBase; }
 /// A specialization: `origin` with some arguments static (jit/specialize.cpp).
 struct SpecInfo {
   TopId origin = 0;
-  std::string args;           // the arguments as written by :spec, `_` for dynamic ones
-  std::string key;            // origin and static arguments (the memo key)
+  bool lifted = false; // a hot inner λ lifted out of origin (jit/lift.cpp), not a specialization
+  std::string args;    // the arguments as written by :spec, `_` for dynamic ones
+  std::string key;     // origin and static arguments (the memo key)
   std::vector<bool> isStatic; // per parameter of origin's λ group
   std::vector<TopId> deps;    // top-level definitions unfolded into it
   uint32_t size = 0;          // nodes of its residual code
   bool dropped = false;
+};
+
+/// A hot λ's compiled copy: global `id` takes the λ's free variables (the
+/// environment entries at `free`, ascending) before the λ's own parameters.
+struct Lifted {
+  TopId id;
+  uint32_t gen;
+  std::vector<uint32_t> free;
 };
 
 /// The machine types of a function's parameters and result (None: a word).
@@ -197,6 +206,11 @@ public:
     }
   }
 
+  /// A closure of the interpreted λ `lam` (environment `env`) is called:
+  /// counts the call and, once the λ is hot, runs its compiled lifted copy
+  /// instead (true: `r` is the result). See jit/lift.cpp.
+  bool callLifted(ETm* lam, struct IEnv* env, const V* args, V& r);
+
   /// `frame`: the top-level function whose frame `env` is, when this call
   /// owns it (its cells are reused by the frame's tail calls).
   V eval(ETm* t, struct IEnv* env, TopId frame = kNoFrame);
@@ -236,6 +250,12 @@ private:
     }
   };
   void dropSpecs(const std::vector<TopId>& ids);
+  /// Lifts the hot λ `lam` (closed over `env`) into a specialization-like
+  /// global taking its free variables first, and asks for it to be compiled.
+  void lift(ETm* lam, struct IEnv* env);
+  TopId originOf(const ETm* lam);
+  std::deque<Lifted> lifted_;
+  uint32_t liftGen_ = 1; // bumped when specializations are dropped: lifted copies are stale
   std::deque<Global> specs_;
   std::deque<SpecInfo> specInfo_;
   std::unordered_map<std::string, TopId> specByKey_;

@@ -455,7 +455,7 @@ void Repl::cmdSpec(const std::string& a) {
   for (size_t i = 0; i < r->specCount(); ++i) {
     TopId sid = rt::kSpecBase + TopId(i);
     const rt::SpecInfo& si = r->spec(sid);
-    if (si.origin != TopId(id) || si.dropped) continue;
+    if (si.origin != TopId(id) || si.dropped || si.lifted) continue;
     any = true;
     const rt::Global& g = r->global(sid);
     out_ << fmt::format("{:<24} size {:>5}  {:>10} calls  {}\n", r->nameOf(sid), si.size, g.calls,

@@ -144,6 +144,30 @@ fib : I64 → I64 = λ n. if n < 2 then n else fib (n - 1) + fib (n - 2)
     checks = worker.count("load volatile ptr, ptr @thorin_poll_limit")
     expect(self_calls == 1 and checks == 2, "fib's recursion unrolled once in its worker", worker)
 
+    # A hot λ inside a function that runs once is lifted out and compiled
+    # (after 100 × the threshold calls), closing over f's parameter; a
+    # run-time error in it is located; redefining f drops the lifted copy.
+    out = repl(thorin, """:set jit-threshold 2
+f : I64 → I64 = λ k. natElim (λ _. I64) 0 (λ n acc. acc + natToI64 n * k) 1000
+:eval f 3
+:jit
+:eval f 5
+"--mark--"
+f : I64 → I64 = λ k. natElim (λ _. I64) 0 (λ n acc. acc + k - 1000 / (natToI64 n - 900)) 1000
+:eval f 3
+:jit
+:eval 1 + 1
+""", "--jit-sync")
+    lines = [l for l in out.splitlines() if l and not l.startswith('"')]
+    expect(lines[0] == "1498500" and "2497500" in lines, "results of the lifted λ", out)
+    parts = compiled(out)
+    expect(parts[0] == ["f.λ1"], "the hot λ is compiled as f.λ1", out)
+    # (1 + 1 may print before the error message: stdout and stderr share the pipe)
+    expect("<interactive>:7:68: error: division by zero" in out and re.search(r"^2(?=<|$)", out, re.M),
+           "a run-time error in a lifted λ is located; the session goes on", out)
+    expect(len(parts) == 2 and parts[1] == ["f.λ1"],
+           "redefining f drops the old lifted λ; the new one is lifted again", out)
+
     # Eager mode compiles at once; a missing LLVM module falls back with one warning.
     out = repl(thorin, ":eval 1 + 1\n", "--jit=eager",
                env={"THORIN_JIT_LIB": "/nonexistent/libthorin_llvm.so"})
