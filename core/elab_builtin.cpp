@@ -53,6 +53,13 @@ static const char* defaultNumberType(Raw* r) {
   return isFloatText(s) ? "%core.F64" : s[0] == '-' ? "%core.I64" : "%core.Nat";
 }
 
+// Of two literals, the one whose type the other can take: F64 (`2.5`) over
+// I64 (`-5`) over Nat.
+static int literalRank(Raw* r) {
+  std::string_view t = defaultNumberType(r);
+  return t == "%core.F64" ? 2 : t == "%core.I64" ? 1 : 0;
+}
+
 // A literal written as an F64 where a whole number is expected.
 [[noreturn]] static void notWhole(Raw* r, const std::string& s, const char* expected,
                                   const char* note) {
@@ -239,8 +246,10 @@ std::pair<Tm*, Val*> Elab::elabBinOp(Cxt& c, RBinOp* r, Val* expected) {
   if (ty) {
     x = check(c, r->lhs, ty);
     y = check(c, r->rhs, ty);
-  } else if (r->lhs->kind == RKind::Number && r->rhs->kind != RKind::Number) {
-    std::tie(y, ty) = inferInsert(c, r->rhs); // `1 + x` takes x's type
+  } else if (r->lhs->kind == RKind::Number &&
+             (r->rhs->kind != RKind::Number || literalRank(r->rhs) > literalRank(r->lhs))) {
+    // `1 + x` takes x's type; `1 + 2.5` the fractional literal's
+    std::tie(y, ty) = inferInsert(c, r->rhs);
     noOperatorOn(c, r, ty); // (`1 + true`: the operator is wrong, not the literal)
     x = check(c, r->lhs, ty);
   } else {

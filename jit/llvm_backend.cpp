@@ -297,6 +297,8 @@ void LlvmBackend::optimize(Module& m) {
   // the loop passes that run after O2's own SLP vectorizer.
   FunctionPassManager late;
   if (inlineSelfCalls(m)) {
+    // (Changed outside a pass manager: nothing cached about them still holds.)
+    mam.invalidate(m, PreservedAnalyses::none());
     late.addPass(InstCombinePass());
     late.addPass(SimplifyCFGPass());
     late.addPass(GVNPass());
