@@ -65,10 +65,20 @@ bool Runtime::callLifted(ETm* lam, IEnv* env, const V* args, V& r) {
   return true;
 }
 
+// Do t's free variables (below `depth` binders) all lie in an environment of
+// `len` entries?
+static bool withinEnv(ETm* t, uint32_t depth, uint32_t len) {
+  if (t->tag == ETag::Var) return t->n < depth || t->n - depth < len;
+  bool ok = true;
+  forEachChild(t, depth, [&](ETm* c, uint32_t d) { ok = ok && withinEnv(c, d, len); });
+  return ok;
+}
+
 void Runtime::lift(ETm* lam, IEnv* env) {
   uint32_t depth = 0;
   for (IEnv* e = env; e; e = e->prev)
     ++depth;
+  if (!withinEnv(lam->a, lam->n, depth)) return; // (never expected: then it stays interpreted)
   std::vector<bool> used(depth, false);
   freeVars(lam->a, lam->n, used);
   std::vector<uint32_t> free;
