@@ -51,6 +51,7 @@ static Val* normalizeAxiom(World& w, Val* v) {
   if (!v->sp || v->sp->len != ax->arity) return nullptr;
   constexpr size_t kMax = 8;
   Val* args[kMax];
+  Val* given[kMax];
   if (ax->arity > kMax) return nullptr;
   uint32_t i = ax->arity;
   bool final = true; // no argument can change any more (then neither can the result)
@@ -59,8 +60,13 @@ static Val* normalizeAxiom(World& w, Val* v) {
     Val* a = forceAll(w, s->arg);
     final &= a->tag != VTag::Flex && !(a->tag == VTag::Top && a->axiom == 1);
     args[--i] = a;
+    given[i] = s->arg;
   }
   Val* r = ax->norm(w, args);
+  // An identity (`x + 0 ▷ x`) gives the argument as written, still folded
+  // (`g y`, not g's unfolding): messages and normal forms keep the names.
+  for (uint32_t k = 0; r && k < ax->arity; ++k)
+    if (r == args[k]) return given[k];
   // Stuck for good: do not run the normalizer again (forcing a term that uses
   // this value twice per level would otherwise take exponential time).
   if (!r && final) v->axiom = 2;

@@ -29,7 +29,10 @@ bool Unifier::unify(Lvl l, Val* t, Val* u) {
   if (w_.nursery) return go(l, t, u, UMode::Rigid);
   Nursery nursery(w_);
   roots_.clear();
-  return go(l, t, u, UMode::Rigid);
+  proven_.clear();
+  bool ok = go(l, t, u, UMode::Rigid);
+  proven_.clear(); // (the values may be released after this problem)
+  return ok;
 }
 
 static bool litEqual(Val* t, Val* u) {
@@ -43,13 +46,33 @@ static bool litEqual(Val* t, Val* u) {
   }
 }
 
+// Does the spine pass the same value twice (`n + n`, `nd t t`)? Short spines
+// only: a meta applied to its whole context is not worth the search.
+static bool repeatsArg(Spine* s) {
+  if (!s || s->len > 8) return false;
+  for (Spine* x = s; x; x = x->prev)
+    for (Spine* y = x->prev; y; y = y->prev)
+      if (x->kind == Elim::App && y->kind == Elim::App && x->arg == y->arg) return true;
+  return false;
+}
+
 bool Unifier::goSp(Lvl l, Spine* a, Spine* b, UMode m) {
+  return goSp(l, a, b, m, repeatsArg(a) && repeatsArg(b));
+}
+
+// `remember`: both spines repeat an argument, so a pair found equal here may
+// come back (`X + X` against `Y + Y`): it is remembered.
+bool Unifier::goSp(Lvl l, Spine* a, Spine* b, UMode m, bool remember) {
   if ((a ? a->len : 0) != (b ? b->len : 0)) return false;
   if (!a) return true;
   RootScope roots(roots_, &a, &b);
   for (; a; a = a->prev, b = b->prev) {
     if (a->kind != b->kind) return false;
-    if (a->kind == Elim::App && !go(l, a->arg, b->arg, m)) return false;
+    if (a->kind == Elim::App && a->arg != b->arg && !provenEqual(a->arg, b->arg)) {
+      if (!go(l, a->arg, b->arg, m)) return false;
+      // (a, b are roots: moved with the values if collected)
+      if (remember) proven_.insert({a->arg, b->arg});
+    }
     if (a->kind == Elim::If && !goIf(l, a->arg, b->arg, m)) return false;
   }
   return true;
@@ -72,7 +95,7 @@ bool Unifier::goSpInit(Lvl l, Spine* a, Spine* b, UMode m, Val*& lastA, Val*& la
   if (a->kind != b->kind) return false;
   if (a->prev) { // only then can a nested comparison (and a collection) happen
     RootScope roots(roots_, &a, &b);
-    if (!goSp(l, a->prev, b->prev, m)) return false;
+    if (!goSp(l, a->prev, b->prev, m, repeatsArg(a) && repeatsArg(b))) return false;
   }
   if (a->kind == Elim::App) {
     lastA = a->arg;
@@ -87,8 +110,10 @@ bool Unifier::go(Lvl l, Val* t, Val* u, UMode mode) {
   RootScope roots(roots_, &t, &u);
   // A loop: the last comparison of each case is a tail call.
   while (true) {
-    if (w_.nursery && w_.nursery->full()) [[unlikely]]
+    if (w_.nursery && w_.nursery->full()) [[unlikely]] {
       w_.nursery->collect(roots_);
+      proven_.clear();
+    }
     t = force(w_, t);
     u = force(w_, u);
     while (true) {
@@ -233,7 +258,7 @@ bool Unifier::go(Lvl l, Val* t, Val* u, UMode mode) {
         if (t->n != u->n) return false;
         Val *lt, *lu;
         if (!goSpInit(l, t->sp, u->sp, mode, lt, lu)) return false;
-        if (!lt) return true;
+        if (!lt || provenEqual(lt, lu)) return true;
         t = lt;
         u = lu;
         continue;

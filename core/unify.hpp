@@ -4,6 +4,7 @@
 #pragma once
 #include <memory>
 #include <string>
+#include <unordered_set>
 #include <vector>
 
 #include "nursery.hpp"
@@ -73,6 +74,7 @@ private:
   bool go(Lvl l, Val* t, Val* u, UMode m);
   bool goIf(Lvl l, Val* x, Val* y, UMode m);
   bool goSp(Lvl l, Spine* a, Spine* b, UMode m);
+  bool goSp(Lvl l, Spine* a, Spine* b, UMode m, bool remember);
   bool goSpInit(Lvl l, Spine* a, Spine* b, UMode m, Val*& lastA, Val*& lastB);
   bool solve(Lvl l, Val* flex, Val* rhs);
   bool linearPattern(Lvl l, Spine* sp);
@@ -110,6 +112,19 @@ private:
     ~RootScope() { roots.resize(n); }
   };
   std::vector<Nursery::Root> roots_;
+  // Pairs of spine arguments found equal during the current top-level
+  // problem, where both spines repeat an argument (`X + X` against `Y + Y`):
+  // the shared subterms would otherwise be compared once per occurrence,
+  // exponential in the depth of the sharing. Cleared when the problem starts
+  // and when the nursery moves values (then addresses may be reused).
+  struct PairHash {
+    size_t operator()(const std::pair<Val*, Val*>& p) const {
+      return std::hash<uintptr_t>()(reinterpret_cast<uintptr_t>(p.first) * 0x9E3779B97F4A7C15u ^
+                                    reinterpret_cast<uintptr_t>(p.second));
+    }
+  };
+  std::unordered_set<std::pair<Val*, Val*>, PairHash> proven_;
+  bool provenEqual(Val* a, Val* b) const { return !proven_.empty() && proven_.count({a, b}); }
   bool nonLinear_ = false; // the last solve failed on a variable repeated in the spine
   std::vector<int32_t>& borrowMap() {
     if (mapsInUse_ == mapPool_.size()) mapPool_.push_back(std::make_unique<std::vector<int32_t>>());
