@@ -29,16 +29,6 @@ V lookup(IEnv* e, uint32_t ix) {
   return e->v;
 }
 
-// Closure of an interpreted λ: free[0] = the λ, free[1] = environment.
-V lamEntry(Closure* self, const V* args) {
-  IEnv* env = reinterpret_cast<IEnv*>(self->free[1]);
-  auto* lam = reinterpret_cast<ETm*>(self->free[0]);
-  if (V r; gRuntime->callLifted(lam, env, args, r)) return r; // (compiled once hot)
-  for (uint32_t i = 0; i < self->arity; ++i)
-    env = push(env, args[i]);
-  return gRuntime->eval(reinterpret_cast<ETm*>(self->free[0])->a, env);
-}
-
 // A primitive applied to some of its arguments: free[0] = prim id, then those.
 V primPapEntry(Closure* self, const V* args) {
   const Prim& p = primById(uint32_t(self->free[0]));
@@ -77,6 +67,21 @@ V literal(const ETm* t) {
 }
 
 } // namespace
+
+Runtime* liftRuntime() { return gRuntime; }
+
+// Closure of an interpreted λ: free[0] = the λ, free[1] = environment.
+V lamEntry(Closure* self, const V* args) {
+  if (V r; gRuntime->callLifted(self, args, r)) return r; // (its compiled copy, once hot)
+  return gRuntime->enterLam(reinterpret_cast<ETm*>(self->free[0]),
+                            reinterpret_cast<IEnv*>(self->free[1]), args);
+}
+
+V Runtime::enterLam(ETm* lam, IEnv* env, const V* args) {
+  for (uint32_t i = 0; i < lam->n; ++i)
+    env = push(env, args[i]);
+  return eval(lam->a, env);
+}
 
 V Runtime::globalValue(TopId id) {
   Global& g = erased(id);
@@ -242,7 +247,8 @@ V Runtime::eval(ETm* t, IEnv* env, TopId frame) {
 }
 
 const ETm* Runtime::lambdaOf(const Closure* c) {
-  if (c->code == lamEntry) return reinterpret_cast<const ETm*>(c->free[0]);
+  if (c->code == lamEntry || c->code == liftedEntry)
+    return reinterpret_cast<const ETm*>(c->free[0]);
   TopId id;
   if (c->code == globalEntry) {
     id = TopId(c->free[0]);

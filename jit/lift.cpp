@@ -8,6 +8,8 @@
 // on the λ and passes it the free variables from the closure's environment.
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "runtime.hpp"
 
 namespace thorin::rt {
@@ -21,48 +23,89 @@ namespace thorin::rt {
 // instead of 270 ms interpreted.
 constexpr uint64_t kLambdaFactor = 100;
 
-bool Runtime::callLifted(ETm* lam, IEnv* env, const V* args, V& r) {
+// The lifted copy of `lam` if it is current (not dropped with the
+// specializations since, not made for an earlier world); else forgets it.
+const Lifted* Runtime::liftedOf(ETm* lam) {
   LamState& s = lam->lam;
-  if (!s.lifted) {
-    if (++s.calls == opts.threshold * kLambdaFactor && opts.mode != JitMode::Off && backend &&
-        !lam->b)
-      lift(lam, env);
-    return false;
-  }
-  const Lifted& l = *s.lifted;
-  if (l.gen != liftGen_) { // dropped with the specializations: lifted again when hot
-    s.lifted = nullptr;
-    s.calls = 0;
-    return false;
-  }
+  if (!s.lifted) return nullptr;
+  if (s.lifted->gen == liftGen_ && !spec(s.lifted->id).dropped) return s.lifted;
+  s.lifted = nullptr; // (lifted again when hot again)
+  s.calls = 0;
+  return nullptr;
+}
+
+// The compiled code of a lifted copy, or nullptr while it is compiled in
+// the background or after its code was dropped (a deoptimization, a callee
+// redefined): then it is asked for again after as many calls.
+Code Runtime::liftedCode(const Lifted& l, LamState& s) {
   if (jobs_ && backend->anyFinished()) [[unlikely]]
     settleJit(false);
   Global& g = global(l.id);
-  if (!g.compiled) {
-    // Compiling in the background, or its code was dropped (a deoptimization,
-    // a callee redefined): asked for again after as many calls.
-    if (!g.compiling && !g.compileFailed && ++s.calls >= opts.threshold * kLambdaFactor) {
-      s.calls = 0;
-      requestCompile(l.id);
-    }
-    if (!g.compiled) return false;
+  if (!g.compiled && !g.compiling && !g.compileFailed &&
+      ++s.calls >= opts.threshold * kLambdaFactor) {
+    s.calls = 0;
+    requestCompile(l.id);
   }
-  ++g.calls;
-  // The free variables (outermost first), then the λ's own arguments.
-  size_t k = l.free.size(), n = lam->n;
+  Global& g2 = global(l.id);
+  if (g2.compiled) ++g2.calls;
+  return g2.compiled;
+}
+
+// The compiled copy on the free variables `fv`, then the λ's own arguments.
+static V callCopy(Code code, const V* fv, size_t k, const V* args, size_t n) {
   V small[16];
   V* all = k + n <= 16 ? small : static_cast<V*>(alloca(sizeof(V) * (k + n)));
+  std::copy(fv, fv + k, all);
+  std::copy(args, args + n, all + k);
+  return code(nullptr, all);
+}
+
+bool Runtime::callLifted(Closure* self, const V* args, V& r) {
+  auto* lam = reinterpret_cast<ETm*>(self->free[0]);
+  auto* env = reinterpret_cast<IEnv*>(self->free[1]);
+  LamState& s = lam->lam;
+  const Lifted* l = liftedOf(lam);
+  if (!l) {
+    // (`>=`: the threshold may have been lowered since the count passed it)
+    if (++s.calls >= opts.threshold * kLambdaFactor && opts.mode != JitMode::Off && backend &&
+        !lam->b) {
+      s.calls = 0; // (if it cannot be lifted, it is tried again only after as many calls)
+      lift(lam, env);
+    }
+    return false;
+  }
+  Code code = liftedCode(*l, s);
+  if (!code) return false;
+  // From now on this closure calls the copy directly: its free variables are
+  // gathered once (walking the environment at every call would cost more
+  // than interpreting, under many bindings), its environment kept for when
+  // the copy's code is dropped.
+  size_t k = l->free.size();
+  V* block = static_cast<V*>(alloc(sizeof(V) * (k + 1)));
+  block[0] = ofObj(env);
   IEnv* e = env;
   uint32_t at = 0;
   for (size_t j = 0; j < k; ++j) {
-    for (; at < l.free[j]; ++at)
+    for (; at < l->free[j]; ++at)
       e = e->prev;
-    all[j] = e->v;
+    block[1 + j] = e->v;
   }
-  for (size_t i = 0; i < n; ++i)
-    all[k + i] = args[i];
-  r = g.compiled(nullptr, all);
+  self->free[1] = ofObj(block);
+  self->code = liftedEntry;
+  r = callCopy(code, block + 1, k, args, lam->n);
   return true;
+}
+
+// A closure of a lifted λ: free[0] = the λ, free[1] = its environment
+// followed by the values of the copy's free variables.
+V liftedEntry(Closure* self, const V* args) {
+  Runtime& rt = *liftRuntime();
+  auto* lam = reinterpret_cast<ETm*>(self->free[0]);
+  const V* block = reinterpret_cast<const V*>(self->free[1]);
+  const Lifted* l = rt.liftedOf(lam);
+  Code code = l ? rt.liftedCode(*l, lam->lam) : nullptr;
+  if (!code) return rt.enterLam(lam, reinterpret_cast<IEnv*>(block[0]), args);
+  return callCopy(code, block + 1, l->free.size(), args, lam->n);
 }
 
 // Do t's free variables (below `depth` binders) all lie in an environment of

@@ -134,8 +134,7 @@ void Runtime::dropSpecs(const std::vector<TopId>& ids) {
         break;
       }
   }
-  if (gone.empty()) return;
-  ++liftGen_; // (lifted λs among them: their λs find out at their next call)
+  if (gone.empty()) return; // (lifted λs among them: their λs find out at their next call)
   std::vector<TopId> code;
   auto uses = [&](Global& g) {
     for (TopId u : g.specsUsed)

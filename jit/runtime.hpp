@@ -75,6 +75,11 @@ struct SpecInfo {
   bool dropped = false;
 };
 
+/// Closures of interpreted λs (jit/interp.cpp), and of lifted ones (jit/lift.cpp).
+V lamEntry(Closure* self, const V* args);
+V liftedEntry(Closure* self, const V* args);
+class Runtime* liftRuntime(); // the runtime of the current run
+
 /// A hot λ's compiled copy: global `id` takes the λ's free variables (the
 /// environment entries at `free`, ascending) before the λ's own parameters.
 struct Lifted {
@@ -209,7 +214,11 @@ public:
   /// A closure of the interpreted λ `lam` (environment `env`) is called:
   /// counts the call and, once the λ is hot, runs its compiled lifted copy
   /// instead (true: `r` is the result). See jit/lift.cpp.
-  bool callLifted(ETm* lam, struct IEnv* env, const V* args, V& r);
+  bool callLifted(Closure* self, const V* args, V& r);
+  const Lifted* liftedOf(ETm* lam);
+  Code liftedCode(const Lifted& l, LamState& s);
+  /// Interprets `lam`'s body on `args` in `env` (a closure of it called).
+  V enterLam(ETm* lam, struct IEnv* env, const V* args);
 
   /// `frame`: the top-level function whose frame `env` is, when this call
   /// owns it (its cells are reused by the frame's tail calls).

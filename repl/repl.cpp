@@ -432,6 +432,15 @@ void Repl::cmdLlvm(const std::string& a) {
   rt::Runtime* r = runtimeOf(s_);
   World& w = s_.world();
   int32_t id = w.lookupTop(intern(a));
+  if (id < 0 && r &&
+      !a.empty()) // a lifted λ (`f.λ1`) or a specialization (`pow@(_ 3)`), by its :jit name
+    for (size_t i = 0; i < r->specCount(); ++i) {
+      TopId sid = rt::kSpecBase + TopId(i);
+      if (r->global(sid).compiled && r->nameOf(sid) == a) {
+        out_ << r->backend->ir(sid);
+        return;
+      }
+    }
   if (a.empty() || id < 0) {
     err_ << fmt::format("error: :llvm needs the name of a definition{}\n",
                         a.empty() ? "" : fmt::format(" ('{}' is not defined)", a));

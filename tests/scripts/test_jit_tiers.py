@@ -168,6 +168,25 @@ f : I64 → I64 = λ k. natElim (λ _. I64) 0 (λ n acc. acc + k - 1000 / (natTo
     expect(len(parts) == 2 and parts[1] == ["f.λ1"],
            "redefining f drops the old lifted λ; the new one is lifted again", out)
 
+    # Lifted λs survive the redefinition of another function (whose own
+    # lifted λ is dropped), and a λ past a lowered threshold is lifted.
+    out = repl(thorin, """:set jit-threshold 1000
+c : I64 = natElim (λ _. I64) 0 (λ n acc. (acc + 3 * natToI64 n) % 1000003) 3000
+g : I64 → I64 = λ k. natElim (λ _. I64) 0 (λ n acc. acc + k) 3000
+:eval c
+:set jit-threshold 2
+:eval c
+:eval g 1
+g : I64 → I64 = λ k. natElim (λ _. I64) 1 (λ n acc. acc + k) 3000
+:eval c
+:eval g 1
+:jit
+""", "--jit-sync")
+    lines = [l for l in out.splitlines() if l]
+    expect(lines[:5] == ["495461", "495461", "3000", "495461", "3001"], "results", out)
+    expect(sorted(compiled(out)[0]) == ["c.λ1", "g.λ1"],
+           "c's λ is lifted once the threshold is lowered, and kept when g is redefined", out)
+
     # Eager mode compiles at once; a missing LLVM module falls back with one warning.
     out = repl(thorin, ":eval 1 + 1\n", "--jit=eager",
                env={"THORIN_JIT_LIB": "/nonexistent/libthorin_llvm.so"})
