@@ -337,19 +337,21 @@ static Val* whnfApply(World& w, Val* f, Spine* sp, Spine* stop) {
     if (t) {
       if (t->tag == TTag::App) {
         // Push the arguments (last first, so the first ends on top), evaluated
-        // lazily as usual; continue with the head.
+        // as usual; continue with the head.
         constexpr size_t kShort = 16;
         constexpr Ix kDeep = 32;
-        size_t n = 0;
+        size_t n = 0, pushed = st.top;
         Tm* h = t;
-        Ix deepest = 0;
-        for (; h->tag == TTag::App && n < kShort; h = h->a, ++n)
-          if (h->b->tag == TTag::Var && h->b->n > deepest) deepest = h->b->n;
-        if (h->tag == TTag::App || deepest >= kDeep) [[unlikely]] { // (see evalLongApp)
+        for (; h->tag == TTag::App; h = h->a, ++n) {
+          Tm* a = h->b;
+          if (n == kShort || (a->tag == TTag::Var && a->n >= kDeep)) [[unlikely]]
+            break; // (see evalLongApp)
+          st.push(a->tag == TTag::Var ? envAt(env, a->n) : eval(w, env, a), h->icit);
+        }
+        if (h->tag == TTag::App) [[unlikely]] { // (those pushed are dropped)
+          st.top = pushed;
           f = eval(w, env, t);
         } else {
-          for (Tm* a = t; a != h; a = a->a)
-            st.push(a->b->tag == TTag::Var ? envAt(env, a->b->n) : eval(w, env, a->b), a->icit);
           f = h->tag == TTag::Var ? envAt(env, h->n) : eval(w, env, h);
         }
       } else if (t->tag == TTag::Var) {
@@ -520,30 +522,27 @@ Val* forceAllHead(World& w, Val* v) {
 }
 
 static Val* evalApp(World& w, Env* env, Tm* t) {
-  // Evaluate a whole application spine `h a₁ … aₙ` and apply it at once.
+  // Evaluate a whole application spine `h a₁ … aₙ` and apply it at once. The
+  // arguments are evaluated in one walk down the spine, last first, into the
+  // end of the buffers.
   constexpr size_t kShort = 16;
   constexpr Ix kDeep = 32;
-  Tm* apps[kShort];
-  size_t n = 0;
-  Tm* h = t;
-  Ix deepest = 0;
-  while (h->tag == TTag::App && n < kShort) {
-    apps[n++] = h;
-    if (h->b->tag == TTag::Var && h->b->n > deepest) deepest = h->b->n;
-    h = h->a;
-  }
-  if (h->tag == TTag::App || deepest >= kDeep) [[unlikely]]
-    return evalLongApp(w, env, t);
-  // Variables (the common case in arguments) are looked up in place.
-  Val* f = h->tag == TTag::Var ? envAt(env, h->n) : eval(w, env, h);
   Val* args[kShort];
   Icit icits[kShort];
-  for (size_t i = 0; i < n; ++i) {
-    Tm* a = apps[n - 1 - i];
-    args[i] = a->b->tag == TTag::Var ? envAt(env, a->b->n) : eval(w, env, a->b);
-    icits[i] = a->icit;
+  size_t n = 0;
+  Tm* h = t;
+  for (; h->tag == TTag::App; h = h->a) {
+    Tm* a = h->b;
+    // (Too long, or reaching deep into the environment: evalLongApp.)
+    if (n == kShort || (a->tag == TTag::Var && a->n >= kDeep)) [[unlikely]]
+      return evalLongApp(w, env, t);
+    ++n;
+    // Variables (the common case in arguments) are looked up in place.
+    args[kShort - n] = a->tag == TTag::Var ? envAt(env, a->n) : eval(w, env, a);
+    icits[kShort - n] = h->icit;
   }
-  return vApps(w, f, args, icits, n);
+  Val* f = h->tag == TTag::Var ? envAt(env, h->n) : eval(w, env, h);
+  return vApps(w, f, args + kShort - n, icits + kShort - n, n);
 }
 
 Val* eval(World& w, Env* env, Tm* t) {
