@@ -171,6 +171,12 @@ bool Unifier::go(Lvl l, Val* t, Val* u, UMode mode) {
       if (t2 == t && u2 == u) break;
       t = t2;
       u = u2;
+      // (Neither side a meta or a definition now: nothing more to unfold.)
+      if (t->tag != VTag::Flex && t->tag != VTag::Top && u->tag != VTag::Flex &&
+          u->tag != VTag::Top) {
+        if (t == u) return true;
+        break;
+      }
     }
 
     if (t->tag == VTag::Top || u->tag == VTag::Top) {
