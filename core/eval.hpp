@@ -28,7 +28,10 @@ bool stuckOnIfForced(World& w, Val* v);
 inline Val* force(World& w, Val* v) { return v->tag == VTag::Flex ? forceHead(w, v) : v; }
 /// Unfolds solved metas and top-level definitions at the head.
 inline Val* forceAll(World& w, Val* v) {
-  return v->tag == VTag::Flex || v->tag == VTag::Top ? forceAllHead(w, v) : v;
+  if (v->tag != VTag::Flex && v->tag != VTag::Top) return v;
+  // (Unfolded before, to a value that is neither: the cached unfolding.)
+  if (Val* u = v->a; u && u->tag != VTag::Flex && u->tag != VTag::Top) return u;
+  return forceAllHead(w, v);
 }
 /// Is v a top-level definition (applied) that calls itself, so that
 /// unfolding it need not end?
