@@ -4,8 +4,9 @@
 // get compiled. So each λ counts the calls of its interpreted closures too;
 // once hot, it is lifted out — a global taking the λ's free variables before
 // its own parameters, registered like a specialization — and compiled.
-// Closures made before keep working: their entry looks the lifted copy up
-// on the λ and passes it the free variables from the closure's environment.
+// Closures made before keep working: at their first call after that, they
+// gather the copy's free variables from their environment once and then
+// call the copy directly (liftedEntry).
 #include <fmt/format.h>
 
 #include <algorithm>
