@@ -28,11 +28,14 @@ public:
       warm_ = std::thread([this] {
         if (load()) real_->prepare(&wanted_);
         ready_ = true;
+        // Baseline code may be waiting for LLVM, and run on without calling
+        // back into the runtime: have it ask again at its next poll.
+        if (wanted_) requestSafepoint();
       });
   }
   // While LLVM is still loading, the function stays interpreted and is
   // asked for again at a later call (the warm-up is skipped meanwhile).
-  bool startCompile(Runtime& rt, TopId id, bool& failed) override {
+  bool startCompile(Runtime& rt, TopId id, bool& failed, std::atomic<void*>* slot) override {
     failed = false;
     if (warm_.joinable() && !ready_) {
       wanted_ = true;
@@ -51,7 +54,7 @@ public:
       return false;
     }
     compiledAny_ = true;
-    return real_->startCompile(rt, id, failed);
+    return real_->startCompile(rt, id, failed, slot);
   }
   bool anyFinished() const override { return compiledAny_ && real_->anyFinished(); }
   void settle(Runtime& rt, bool wait, const std::function<void(TopId, Code)>& installed) override {
@@ -75,7 +78,9 @@ public:
     if (warm_.joinable()) warm_.join();
     if (real_) real_->remove(ids);
   }
-  const ETm* lambdaOf(Code c) override { return compiledAny_ && real_ ? real_->lambdaOf(c) : nullptr; }
+  const ETm* lambdaOf(Code c) override {
+    return compiledAny_ && real_ ? real_->lambdaOf(c) : nullptr;
+  }
   std::string ir(TopId id) override {
     if (!compiledAny_) return "";
     if (warm_.joinable()) warm_.join();
@@ -120,7 +125,7 @@ private:
   bool tried_ = false;
   bool compiledAny_ = false; // (set on the calling thread only)
   std::string error_;
-  std::thread warm_; // prepare(): loads the module and starts LLVM
+  std::thread warm_;                // prepare(): loads the module and starts LLVM
   std::atomic<bool> wanted_{false}; // a compilation waits for warm_
   std::atomic<bool> ready_{false};  // warm_ is done
 };
@@ -128,7 +133,7 @@ private:
 } // namespace
 
 std::unique_ptr<Backend> makeBackend(const JitOptions& o) {
-  if (o.mode == JitMode::Off) return nullptr;
+  if (o.mode == JitMode::Off || !o.llvm) return nullptr;
   return std::make_unique<LazyBackend>(o);
 }
 

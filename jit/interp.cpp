@@ -111,7 +111,14 @@ V Runtime::globalValue(TopId id) {
 
 IEnv* Runtime::enterGlobal(TopId id, const V* args, V* result) {
   Global& g0 = global(id);
-  if (g0.compiled) { // hot path: already compiled
+  if (g0.compiled) {              // hot path: already compiled
+    if (g0.tierUp) [[unlikely]] { // baseline code: ask for LLVM's again
+      requestCompile(id);
+      Global& g = global(id);
+      ++g.calls;
+      *result = g.compiled(nullptr, args);
+      return nullptr;
+    }
     ++g0.calls;
     *result = g0.compiled(nullptr, args);
     return nullptr;

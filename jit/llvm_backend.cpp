@@ -204,7 +204,7 @@ public:
 
   ~LlvmBackend() override;
   Code compile(Runtime& rt, TopId id) override;
-  bool startCompile(Runtime& rt, TopId id, bool& failed) override;
+  bool startCompile(Runtime& rt, TopId id, bool& failed, std::atomic<void*>* slot) override;
   bool anyFinished() const override { return finished_.load(std::memory_order_acquire); }
   void settle(Runtime& rt, bool wait, const std::function<void(TopId, Code)>& installed) override;
   void remove(const std::vector<TopId>& ids) override;
@@ -235,6 +235,7 @@ private:
     TopId id = 0;
     std::string name, base, workerName;
     std::chrono::steady_clock::time_point t0;
+    std::atomic<void*>* slot = nullptr; // baseline code calls the worker through it
     std::unique_ptr<LLVMContext> ctx;
     std::unique_ptr<Module> mod;
     std::set<TopId> uses;
@@ -1127,6 +1128,15 @@ void LlvmBackend::back(Job& job) {
     return;
   }
   job.entry = sym->toPtr<Code>();
+  // Baseline code running meanwhile calls the optimized worker from now on
+  // (same signature: I64 parameters and result).
+  if (job.slot && !job.workerName.empty()) {
+    if (auto w = jit_->lookup(job.workerName)) {
+      job.slot->store(w->toPtr<void*>(), std::memory_order_release);
+      requestSafepoint(); // (a loop in baseline code moves over at its next poll)
+    } else
+      consumeError(w.takeError());
+  }
   // Where its inner λs' code is, so that a normal form read back from their
   // closures gets the λs' own parameter names.
   for (auto& [lname, lam] : job.lambdas)
@@ -1165,13 +1175,14 @@ Code LlvmBackend::compile(Runtime& rt, TopId id) { // (the caller settled: nothi
   return install(rt, *job);
 }
 
-bool LlvmBackend::startCompile(Runtime& rt, TopId id, bool& failed) {
+bool LlvmBackend::startCompile(Runtime& rt, TopId id, bool& failed, std::atomic<void*>* slot) {
   failed = false;
   auto job = front(rt, id);
   if (!job) {
     failed = true;
     return false;
   }
+  job->slot = slot;
   std::lock_guard<std::mutex> lock(mutex_);
   if (!worker_.joinable()) worker_ = std::thread([this] { serve(); });
   ++pending_;

@@ -223,9 +223,23 @@ std::atomic<bool> gBudgetTripped{false};
 
 void setHeapCap(size_t bytes) { heap().cap = bytes; }
 
+namespace {
+std::atomic<bool> gSafepoint{false};
+}
+void (*gSafepointHook)() = nullptr;
+
+void requestSafepoint() {
+  gSafepoint.store(true, std::memory_order_release);
+  gPollLimit = reinterpret_cast<char*>(~uintptr_t(0));
+}
+
 void poll() {
   if (gBudgetTripped.load(std::memory_order_relaxed)) [[unlikely]]
     throw BudgetExceeded{};
+  if (gSafepoint.load(std::memory_order_relaxed)) [[unlikely]] {
+    gSafepoint.store(false, std::memory_order_relaxed);
+    if (gSafepointHook) gSafepointHook();
+  }
   guard();
 }
 

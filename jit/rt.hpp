@@ -25,7 +25,19 @@ namespace thorin::rt {
 
 using V = uint64_t;
 
-enum class OTag : uint32_t { Box64, BigNat, Str, Closure, Pap, Pair, Arr, Erased, ArrI64, ArrF64, Neutral };
+enum class OTag : uint32_t {
+  Box64,
+  BigNat,
+  Str,
+  Closure,
+  Pap,
+  Pair,
+  Arr,
+  Erased,
+  ArrI64,
+  ArrF64,
+  Neutral
+};
 
 struct Obj {
   OTag tag;
@@ -65,8 +77,8 @@ struct ArrObj : Obj { // tag Arr: words; ArrI64: int64_t bits; ArrF64: double bi
 /// projecting a neutral value makes a bigger one; nothing else meets one.
 enum class NeuKind : uint32_t { Var, App, Proj1, Proj2 };
 struct NeuObj : Obj { // n: NeuKind
-  V a; // Var: the de Bruijn level; App, Proj: the neutral value it extends
-  V b; // App: the argument
+  V a;                // Var: the de Bruijn level; App, Proj: the neutral value it extends
+  V b;                // App: the argument
 };
 
 inline bool isImm(V v) { return v & 1; }
@@ -147,6 +159,12 @@ void setHeapCap(size_t bytes);
 /// Set by the deadline's watchdog (with gPollLimit tripped, so that compiled
 /// code calls poll()): the next poll() throws BudgetExceeded.
 extern std::atomic<bool> gBudgetTripped;
+/// A safepoint: the next poll() (on the thread that runs the program) calls
+/// gSafepointHook. Requested from other threads (the JIT's: LLVM is ready,
+/// or baseline code has run long enough to be worth optimizing); trips
+/// gPollLimit, so that compiled code polls too.
+void requestSafepoint();
+extern void (*gSafepointHook)();
 /// Checks for Ctrl-C and deep recursion; called on every interpreted
 /// application and at the entry of compiled functions.
 void poll();

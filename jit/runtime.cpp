@@ -2,7 +2,11 @@
 
 #include <fmt/format.h>
 
+#include <chrono>
 #include <ostream>
+#include <thread>
+
+#include "baseline.hpp"
 
 #include "axiom.hpp"
 #include "diagnostic.hpp"
@@ -13,8 +17,30 @@
 
 namespace thorin::rt {
 
-Runtime::Runtime(JitOptions o, std::ostream& e) : opts(o), err(e) {}
-Runtime::~Runtime() = default;
+namespace {
+// Baseline code runs this long before LLVM is asked for its code. LLVM's
+// loading and first compilations take ~15 ms of the other core and, measured
+// on fib 32, ~1.5 ms of this one (page faults, tearing it down at exit): a
+// program whose hot part finishes sooner is better off without.
+constexpr auto kTierUpDelay = std::chrono::milliseconds(10);
+Runtime* gTierUpRt = nullptr;
+void tierUpAtSafepoint() {
+  if (gTierUpRt) gTierUpRt->tierUp();
+}
+} // namespace
+
+Runtime::Runtime(JitOptions o, std::ostream& e) : opts(o), err(e) {
+  // (With --jit-sync the optimized code is ready at once: nothing to bridge.)
+  if (opts.mode == JitMode::Lazy && opts.baseline && (opts.background || !opts.llvm))
+    baseline = std::make_unique<Baseline>();
+  if (baseline && opts.llvm) {
+    gTierUpRt = this;
+    gSafepointHook = tierUpAtSafepoint;
+  }
+}
+Runtime::~Runtime() {
+  if (gTierUpRt == this) gTierUpRt = nullptr;
+}
 
 Global& Runtime::global(TopId id) {
   if (isSpec(id)) return specs_[id - kSpecBase];
@@ -151,7 +177,7 @@ void Runtime::dropSpecs(const std::vector<TopId>& ids) {
     if (uses(globals[id])) reset(id, globals[id]);
   for (size_t i = 0; i < specs_.size(); ++i)
     if (uses(specs_[i])) reset(kSpecBase + TopId(i), specs_[i]);
-  if (backend && !code.empty()) backend->remove(code);
+  if (!code.empty()) removeCode(code);
 }
 
 void Runtime::noteCall(TopId id) {
@@ -198,17 +224,28 @@ bool Runtime::tooLargeToCompile(TopId id) {
 }
 
 void Runtime::requestCompile(TopId id) {
-  Global& g = erased(id);
-  if (!backend || g.arity == 0) return;
+  Global& g0 = erased(id);
+  if ((!backend && !baseline) || g0.arity == 0) return;
   if (tooLargeToCompile(id)) {
     global(id).compileFailed = true;
+    return;
+  }
+  bool running = installBaseline(id); // (baseline code runs while LLVM compiles)
+  Global& g = global(id);
+  if (!backend) {
+    if (!running) g.compileFailed = true;
+    return;
+  }
+  g.tierUp = false;
+  if (running && std::chrono::steady_clock::now() - baselineSince_ < kTierUpDelay) {
+    g.tierUp = true; // (asked again at a safepoint)
     return;
   }
   // The first compilation waits: while nothing is compiled, the interpreter
   // (some 50× slower) gains little beside it, and the compiler would share
   // the machine with it. Later ones (a driver loop whose callees run
   // compiled already) go to the background.
-  if (!opts.background || !compiledAny_) {
+  if (!opts.background || (!compiledAny_ && !running)) {
     compile(id);
     return;
   }
@@ -219,14 +256,64 @@ void Runtime::requestCompile(TopId id) {
     g.calleesKnown = true;
   }
   for (TopId c : global(id).callees)
-    if (c != id && global(c).compiling) return;
+    if (c != id && global(c).compiling) {
+      global(id).tierUp = running;
+      return;
+    }
   bool failed = false;
-  if (backend->startCompile(*this, id, failed)) {
+  if (backend->startCompile(*this, id, failed, baseline ? baseline->slot(id) : nullptr)) {
     global(id).compiling = true;
     ++jobs_;
   } else if (failed) {
     global(id).compileFailed = true;
-  } // (else LLVM is still starting: asked again at a later call)
+  } else { // LLVM is still starting: asked again at a later call
+    global(id).tierUp = running;
+  }
+}
+
+bool Runtime::installBaseline(TopId id) {
+  Global& g = global(id);
+  if (g.compiled) return baseline && baseline->owns(g.compiled);
+  if (!baseline) return false;
+  auto t0 = std::chrono::steady_clock::now();
+  Code c = baseline->compile(*this, id);
+  if (!c) return false;
+  if (baselineSince_ == std::chrono::steady_clock::time_point{} && backend) {
+    baselineSince_ = std::chrono::steady_clock::now();
+    // A safepoint once the delay has passed, if the program still runs.
+    std::thread([] {
+      std::this_thread::sleep_for(kTierUpDelay);
+      requestSafepoint();
+    }).detach();
+  }
+  Global& h = global(id);
+  h.compiled = c;
+  h.compileMs =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  entryOwner_[c] = id;
+  h.epoch = 0; // its value (a closure) is rebuilt with the compiled entry
+  if (opts.stats)
+    err << fmt::format("jit: baseline code for {} in {:.2f} ms\n", nameOf(id), h.compileMs);
+  return true;
+}
+
+void Runtime::tierUp() {
+  for (TopId id = 0; id < globals.size(); ++id)
+    if (globals[id].tierUp) requestCompile(id);
+}
+
+void Runtime::finishTierUps() {
+  if (!backend) return;
+  for (TopId id = 0; id < globals.size(); ++id)
+    if (globals[id].tierUp) {
+      globals[id].tierUp = false;
+      installCompiled(id, backend->compile(*this, id));
+    }
+}
+
+void Runtime::removeCode(const std::vector<TopId>& ids) {
+  if (baseline) baseline->remove(*this, ids);
+  if (backend && !ids.empty()) backend->remove(ids);
 }
 
 void Runtime::settleJit(bool wait) {
@@ -278,7 +365,7 @@ void Runtime::deoptimize(const Deopt& d) {
     if (globals[id].compiled) all.push_back(id);
   for (size_t i = 0; i < specs_.size(); ++i)
     if (specs_[i].compiled) all.push_back(kSpecBase + TopId(i));
-  if (backend && !all.empty()) backend->remove(all);
+  if (!all.empty()) removeCode(all);
   ++epoch; // (cached values may hold closures of the dropped code)
 }
 
@@ -286,7 +373,8 @@ void Runtime::invalidate(World& w, TopId id) {
   if (&w != w_ || id >= globals.size()) return;
   settleJit(true);
   dropSpecs({id});
-  if (globals[id].compiled && backend) backend->remove({id}); // (and its dependents)
+  if (globals[id].compiled || (baseline && baseline->slot(id)))
+    removeCode({id}); // (and its dependents)
   globals[id] = Global{};
 }
 
@@ -296,10 +384,10 @@ void Runtime::forgetFrom(World& w, TopId first) {
   std::vector<TopId> gone, all;
   for (TopId id = first; id < globals.size(); ++id) {
     all.push_back(id);
-    if (globals[id].compiled) gone.push_back(id);
+    if (globals[id].compiled || (baseline && baseline->slot(id))) gone.push_back(id);
   }
   dropSpecs(all);
-  if (backend && !gone.empty()) backend->remove(gone);
+  if (!gone.empty()) removeCode(gone);
   globals.resize(first);
 }
 
@@ -384,14 +472,13 @@ std::string Runtime::show(V v, Val* ty) {
 void Runtime::useWorld(World& w) {
   if (&w != w_) { // a new world (a reload): nothing compiled for the old one applies
     settleJit(true);
-    if (backend) {
-      std::vector<TopId> all;
-      for (TopId id = 0; id < globals.size(); ++id)
-        if (globals[id].compiled) all.push_back(id);
-      backend->remove(all);
-    }
+    std::vector<TopId> all;
+    for (TopId id = 0; id < globals.size(); ++id)
+      if (globals[id].compiled) all.push_back(id);
     for (size_t i = 0; i < specs_.size(); ++i)
-      if (specs_[i].compiled && backend) backend->remove({kSpecBase + TopId(i)});
+      if (specs_[i].compiled) all.push_back(kSpecBase + TopId(i));
+    if (!all.empty()) removeCode(all);
+    if (baseline) baseline->clear(*this); // (its slots are keyed by the old world's ids)
     globals.clear();
     entryOwner_.clear();
     specs_.clear();

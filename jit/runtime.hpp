@@ -4,6 +4,7 @@
 // Runner interface, so core/ stays free of the JIT.
 #pragma once
 #include <atomic>
+#include <chrono>
 #include <deque>
 #include <functional>
 #include <memory>
@@ -31,6 +32,10 @@ struct JitOptions {
   // At the end of each run, wait for the background compilations (the
   // REPL); otherwise they carry over to later runs.
   bool finishRuns = false;
+  // Tier 1a: hot functions on I64 get baseline code at once while LLVM
+  // compiles (lazy mode, in the background). `--jit=baseline`: no LLVM.
+  bool baseline = true;
+  bool llvm = true;
 };
 
 /// What the runtime knows about one top-level definition (or specialization).
@@ -47,6 +52,7 @@ struct Global {
   bool computing = false; // a constant whose value is being computed
   // Tier 1.
   Code compiled = nullptr;    // uniform entry (boxed arguments)
+  bool tierUp = false;        // runs baseline code; LLVM's is still to be asked for
   bool compiling = false;     // being compiled in the background
   std::vector<TopId> callees; // top-level functions its body calls (once calleesKnown)
   bool calleesKnown = false;
@@ -105,9 +111,12 @@ public:
   /// Starts compiling `id` on a background thread (the caller keeps
   /// interpreting it). False if not started: `failed` says whether it never
   /// will be (after a warning), else it may be asked again later.
-  virtual bool startCompile(class Runtime& rt, TopId id, bool& failed) {
+  /// `slot`: where baseline code calls id's worker; the compile thread
+  /// stores the optimized worker there as soon as it is ready.
+  virtual bool startCompile(class Runtime& rt, TopId id, bool& failed,
+                            std::atomic<void*>* slot = nullptr) {
     failed = false;
-    (void)rt, (void)id;
+    (void)rt, (void)id, (void)slot;
     return false;
   }
   /// Has a background compilation finished since the last settle()? (One
@@ -235,6 +244,7 @@ public:
 
   JitOptions opts;
   std::unique_ptr<Backend> backend;
+  std::unique_ptr<class Baseline> baseline; // tier 1a (jit/baseline.hpp), or null
   std::ostream& err;
   std::vector<Global> globals;
   uint64_t epoch = 1;
@@ -246,14 +256,34 @@ private:
   std::string show(V v, Val* ty);
   void requestCompile(TopId id);
   void installCompiled(TopId id, Code c);
+  /// Gives `id` baseline code if it can have it; true if it runs it now.
+  bool installBaseline(TopId id);
+  /// Compiles with LLVM, now, the functions that run baseline code and
+  /// still wait for LLVM to start (the REPL: `:jit` then shows a settled state).
+  void finishTierUps();
+  std::chrono::steady_clock::time_point baselineSince_{}; // the first baseline code
+  /// Removes compiled code: `ids` and what was compiled against them, and
+  /// all baseline code (its slots may point to removed code).
+  void removeCode(const std::vector<TopId>& ids);
   size_t jobs_ = 0;          // background compilations not yet installed
   bool compiledAny_ = false; // (the first compilation is not in the background)
+  /// Asks LLVM for the functions that run baseline code, once that has
+  /// gone on for kTierUpDelay (called at safepoints, and at interpreted calls
+  /// of such functions).
+
+public:
+  void tierUp();
+
+private:
   /// Settles the JIT when a run ends, however it ends.
   struct SettleAtEnd {
     Runtime& rt;
     ~SettleAtEnd() {
       try {
-        if (rt.opts.finishRuns) rt.settleJit(true);
+        if (rt.opts.finishRuns) {
+          rt.settleJit(true);
+          rt.finishTierUps();
+        }
       } catch (...) {
       }
     }

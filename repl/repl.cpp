@@ -1,5 +1,6 @@
 #include "repl.hpp"
 
+#include "baseline.hpp"
 #include "runtime.hpp"
 #include "script.hpp"
 #include "watch.hpp"
@@ -421,7 +422,10 @@ void Repl::cmdJit(const std::string&) {
     if (!g.compiled) continue;
     any = true;
     out_ << fmt::format("{:<20} {:>10} calls  compiled in {:.2f} ms{}\n", r->nameOf(id), g.calls,
-                        g.compileMs, g.noSpeculate ? " (deoptimized: without speculation)" : "");
+                        g.compileMs,
+                        g.noSpeculate ? " (deoptimized: without speculation)"
+                        : r->baseline && r->baseline->owns(g.compiled) ? " (baseline code)"
+                                                                       : "");
   }
   if (!any && r->opts.mode != rt::JitMode::Off)
     out_ << fmt::format("no compiled functions yet (a function is compiled after {} calls)\n",

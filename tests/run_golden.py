@@ -47,7 +47,8 @@ def main():
             actual = run([a.thorin, *extra], stdin)
     else:
         # `thorin run` in every JIT mode: the outputs must be identical.
-        modes = [["--jit=off"], ["--jit=eager"], ["--jit=lazy", "--jit-threshold", "1"]]
+        modes = [["--jit=off"], ["--jit=eager"], ["--jit=lazy", "--jit-threshold", "1"],
+                 ["--jit=baseline", "--jit-threshold", "1"]]
         prog = a.program_args.split()
         outs = [run([a.thorin, "run", *m, *extra, name, *prog], subprocess.DEVNULL) for m in modes]
         for m, o in zip(modes[1:], outs[1:]):

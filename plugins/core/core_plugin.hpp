@@ -13,6 +13,8 @@ void registerCoreRuntime();
 } // namespace thorin::plugins
 
 namespace thorin::plugins {
+/// Registers the baseline tier's lowerings of `%core`'s I64 and Bool axioms.
+void registerCoreBaselineLowerings();
 /// Registers the LLVM lowerings of `%core`'s machine-typed axioms.
 void registerCoreLowerings();
 } // namespace thorin::plugins

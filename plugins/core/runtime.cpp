@@ -71,7 +71,8 @@ template <bool Mod> V natDiv(const V* a, uint32_t span) {
   return ofNatMpz(r.z);
 }
 int natCompare(const V* a) {
-  if (isImm(a[0]) && isImm(a[1])) return (immVal(a[0]) > immVal(a[1])) - (immVal(a[0]) < immVal(a[1]));
+  if (isImm(a[0]) && isImm(a[1]))
+    return (immVal(a[0]) > immVal(a[1])) - (immVal(a[0]) < immVal(a[1]));
   Mpz x(a[0]), y(a[1]);
   int c = mpz_cmp(x.z, y.z);
   return (c > 0) - (c < 0);
@@ -80,27 +81,39 @@ int natCompare(const V* a) {
 template <Cmp c> V natCmp(const V* a, uint32_t) { return ofBool(compare(c, natCompare(a), 0)); }
 
 // I64 (wrapping) --------------------------------------------------------------
-V i64Add(const V* a, uint32_t) { return ofI64(int64_t(uint64_t(toI64(a[0])) + uint64_t(toI64(a[1])))); }
-V i64Sub(const V* a, uint32_t) { return ofI64(int64_t(uint64_t(toI64(a[0])) - uint64_t(toI64(a[1])))); }
-V i64Mul(const V* a, uint32_t) { return ofI64(int64_t(uint64_t(toI64(a[0])) * uint64_t(toI64(a[1])))); }
+V i64Add(const V* a, uint32_t) {
+  return ofI64(int64_t(uint64_t(toI64(a[0])) + uint64_t(toI64(a[1]))));
+}
+V i64Sub(const V* a, uint32_t) {
+  return ofI64(int64_t(uint64_t(toI64(a[0])) - uint64_t(toI64(a[1]))));
+}
+V i64Mul(const V* a, uint32_t) {
+  return ofI64(int64_t(uint64_t(toI64(a[0])) * uint64_t(toI64(a[1]))));
+}
 template <bool Mod> V i64Div(const V* a, uint32_t span) {
   int64_t x = toI64(a[0]), y = toI64(a[1]);
   if (y == 0) fail(Mod ? "remainder by zero" : "division by zero", span);
   if (y == -1) return ofI64(Mod ? 0 : int64_t(0 - uint64_t(x))); // INT64_MIN / -1 wraps
   return ofI64(Mod ? x % y : x / y);
 }
-template <Cmp c> V i64Cmp(const V* a, uint32_t) { return ofBool(compare(c, toI64(a[0]), toI64(a[1]))); }
+template <Cmp c> V i64Cmp(const V* a, uint32_t) {
+  return ofBool(compare(c, toI64(a[0]), toI64(a[1])));
+}
 
 // F64 -------------------------------------------------------------------------
 V f64Add(const V* a, uint32_t) { return ofF64(toF64(a[0]) + toF64(a[1])); }
 V f64Sub(const V* a, uint32_t) { return ofF64(toF64(a[0]) - toF64(a[1])); }
 V f64Mul(const V* a, uint32_t) { return ofF64(toF64(a[0]) * toF64(a[1])); }
 V f64Div(const V* a, uint32_t) { return ofF64(toF64(a[0]) / toF64(a[1])); }
-template <Cmp c> V f64Cmp(const V* a, uint32_t) { return ofBool(compare(c, toF64(a[0]), toF64(a[1]))); }
+template <Cmp c> V f64Cmp(const V* a, uint32_t) {
+  return ofBool(compare(c, toF64(a[0]), toF64(a[1])));
+}
 V f64Sqrt(const V* a, uint32_t) { return ofF64(std::sqrt(toF64(a[0]))); }
 
 template <Cmp c> V wordCmp(const V* a, uint32_t) { return ofBool(compare(c, a[0], a[1])); }
-template <Cmp c> V strCmp(const V* a, uint32_t) { return ofBool(compare(c, toStr(a[0]), toStr(a[1]))); }
+template <Cmp c> V strCmp(const V* a, uint32_t) {
+  return ofBool(compare(c, toStr(a[0]), toStr(a[1])));
+}
 
 // Conversions -------------------------------------------------------------------
 V natToI64(const V* a, uint32_t span) {
@@ -182,7 +195,9 @@ V strAt(const V* a, uint32_t span) {
          span);
   return imm(static_cast<unsigned char>(s[size_t(immVal(a[1]))]));
 }
-V strCat(const V* a, uint32_t) { return ofStr(std::string(toStr(a[0])) + std::string(toStr(a[1]))); }
+V strCat(const V* a, uint32_t) {
+  return ofStr(std::string(toStr(a[0])) + std::string(toStr(a[1])));
+}
 V natToString(const V* a, uint32_t) { return ofStr(showNat(a[0])); }
 
 // Eliminators ---------------------------------------------------------------------
@@ -268,6 +283,7 @@ void registerCoreRuntime() {
   prim("%core.nat.toString", 1, natToString);
   prim("%core.nat.elim", 4, natElim);
   prim("%core.bool.elim", 4, boolElim);
+  registerCoreBaselineLowerings();
 }
 
 } // namespace thorin::plugins

@@ -8,13 +8,14 @@ The programs are written in batches of K per file and each file is run as
   THORIN run --jit=off FILE
   THORIN run --jit=eager FILE
   THORIN run --jit=lazy --jit-threshold 2 FILE
-The three standard outputs must be equal to each other and to the output the
+  THORIN run --jit=baseline --jit-threshold 2 FILE
+The four standard outputs must be equal to each other and to the output the
 generator computed in Python, with exit status 0. On a mismatch every failing
-file is listed (whether the three modes agree with each other: if not, it is
+file is listed (whether the four modes agree with each other: if not, it is
 a JIT bug); the first two failing files (those where the modes disagree
 first) are split into single programs and single `.eval`s with the
 definitions they need, and the smallest failing program (again preferring a
-disagreement between modes) is printed with the three outputs and the
+disagreement between modes) is printed with the four outputs and the
 expected one. Exit status 1 on any failure.
 """
 import argparse
@@ -34,6 +35,7 @@ MODES = [
     ("jit=off", ["--jit=off"]),
     ("jit=eager", ["--jit=eager"]),
     ("jit=lazy threshold 2", ["--jit=lazy", "--jit-threshold", "2"]),
+    ("jit=baseline threshold 2", ["--jit=baseline", "--jit-threshold", "2"]),
 ]
 BATCH_TIMEOUT = 60           # seconds for a file of --per-file programs
 SINGLE_TIMEOUT = 20          # for one program
@@ -131,7 +133,7 @@ def modes_disagree(results):
 
 
 def describe(results, expected):
-    """One line on how the three runs went wrong."""
+    """One line on how the four runs went wrong."""
     kind = "THE MODES DISAGREE" if modes_disagree(results) else "the modes agree with each other"
     parts = []
     for (name, _f), (rc, out, err, _t) in zip(MODES, results):
@@ -200,7 +202,7 @@ def main():
         failing = [b for b, p in enumerate(paths)
                    if not agrees(results[p], "".join(q.expected() for q in batches[b]))]
         if not failing:
-            print(f"ok: all {len(paths)} files agree in the three modes and with the expected output")
+            print(f"ok: all {len(paths)} files agree in the four modes and with the expected output")
             return 0
 
         print(f"FAIL: {len(failing)} of {len(paths)} files disagree with the expected output")

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """The JIT does not change what a program prints: every tests/golden/*.thorin
 (and *.stt) and examples/*.thorin gives the same output and exit status under
-`thorin run --jit=off`, `--jit=eager` and `--jit=lazy --jit-threshold 2`.
+`thorin run --jit=off`, `--jit=eager`, `--jit=lazy --jit-threshold 2` and
+`--jit=baseline --jit-threshold 2`.
 
   test_jit_modes.py THORIN [ROOT]      (ROOT: the repository, by default this script's)
 """
@@ -12,7 +13,8 @@ import os
 import subprocess
 import sys
 
-MODES = [["--jit=off"], ["--jit=eager"], ["--jit=lazy", "--jit-threshold", "2"]]
+MODES = [["--jit=off"], ["--jit=eager"], ["--jit=lazy", "--jit-threshold", "2"],
+         ["--jit=baseline", "--jit-threshold", "2"]]
 
 
 def run(thorin, flags, path):

@@ -23,7 +23,7 @@ def repl(thorin, text, *args, env=None):
 
 def compiled(out):
     """Names listed by :jit, in order, per :jit call (separated by a marker)."""
-    return [re.findall(r"^(.+?)\s+\d+ calls\s+compiled in [\d.]+ ms$", part, re.M)
+    return [re.findall(r"^(.+?)\s+\d+ calls\s+compiled in [\d.]+ ms(?: \(baseline code\))?$", part, re.M)
             for part in out.split("--mark--")]
 
 
@@ -309,7 +309,120 @@ drive : I64 → I64 → I64 = λ r acc. if r == 0 then acc else drive (r - 1) (s
     lams = re.findall(r"^jit: compiled (\S+)", err, re.M)
     expect(lams.count("sumTo") == 2 and lams.count("walk") == 1,
            "a deoptimized function is compiled once more, then kept", err)
+    baseline_tier(thorin)
     print("ok")
+
+
+def baseline_tier(thorin):
+    """The baseline tier (--jit=baseline: no LLVM). A hot function on I64 gets
+    baseline code at once; its arithmetic agrees with the interpreter's at the
+    edges (wrapping, division, boxed values of 2^62 and more); run-time
+    errors, stack overflow and Ctrl-C unwind through its frames; redefinition
+    drops exactly the code that called the old definition."""
+    def run(path, *flags):
+        p = subprocess.run([thorin, "run", *flags, path], stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE, timeout=60)
+        return p.returncode, p.stdout.decode(), p.stderr.decode()
+
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "fib.thorin")
+        with open(path, "w") as f:
+            f.write("fib : I64 → I64 = λ n. if n < 2 then n else fib (n - 1) + fib (n - 2)\n"
+                    "main : I64 = fib 25\n")
+        rc, out, err = run(path, "--jit=baseline", "--jit-stats")
+        expect(rc == 0 and out == "75025\n" and
+               re.fullmatch(r"jit: baseline code for fib in [\d.]+ ms\n", err) is not None,
+               "fib runs baseline code (and nothing else compiles it)", out + err)
+
+        # Edges of I64, computed by baseline code (each function is hot after
+        # 2 calls) and by the interpreter. `big` returns and `keep` takes
+        # values outside the immediates (boxed words).
+        path = os.path.join(d, "edges.thorin")
+        with open(path, "w") as f:
+            f.write("""min : I64 = 0 - 9223372036854775807 - 1
+ops : I64 → I64 → I64 → I64
+  = λ k x y. if k == 0 then x / y else if k == 1 then x % y else if k == 2 then x * y
+    else if k == 3 then x + y else x - y
+keep : I64 → I64 → I64 = λ n x. if n == 0 then x else keep (n - 1) x
+big : I64 → I64 = λ n. if n == 0 then 4611686018427387904 else big (n - 1) + 0
+.eval ops 0 min (0 - 1)
+.eval ops 1 min (0 - 1)
+.eval ops 0 (0 - 7) 2
+.eval ops 1 (0 - 7) 2
+.eval ops 1 7 (0 - 2)
+.eval ops 2 4611686018427387904 3
+.eval ops 3 9223372036854775807 1
+.eval ops 4 min 1
+.eval keep 3 min
+.eval keep 3 4611686018427387904
+.eval big 3
+.eval big 3 * 2
+.eval ops 1 5 0
+""")
+        ref = run(path, "--jit=off")
+        got = run(path, "--jit=baseline", "--jit-threshold", "2", "--jit-stats")
+        expect(ref[0] == 2 and got[0] == 2 and got[1] == ref[1] and
+               got[1].startswith("-9223372036854775808\n0\n-3\n-1\n1\n") and
+               got[2].endswith(ref[2]) and "remainder by zero" in ref[2] and
+               "jit: baseline code for ops" in got[2] and "jit: baseline code for big" in got[2],
+               "I64 edges in baseline code", f"{ref}\n{got}")
+
+        # Errors thrown in helpers unwind through baseline frames: a division
+        # by zero five calls deep (f, called by g through its slot), and a
+        # stack overflow.
+        for name, text, what in [
+                ("divide", "f : I64 → I64 → I64 = λ n d. if n == 0 then 100 / d else f (n - 1) d + 1\n"
+                 "g : I64 → I64 = λ n. if n == 0 then 0 else g (n - 1) + f 5 (n - 1)\n"
+                 "main : I64 = g 300\n", "division by zero"),
+                ("deep", "down : I64 → I64 = λ n. if n == 0 then 0 else 1 + down (n - 1)\n"
+                 "main : I64 = down 100000000\n", "recursed too deeply")]:
+            path = os.path.join(d, name + ".thorin")
+            with open(path, "w") as f:
+                f.write(text)
+            ref = run(path, "--jit=off")
+            got = run(path, "--jit=baseline", "--jit-stats")
+            expect(got[0] == ref[0] == 2 and got[1] == ref[1] == "" and got[2].endswith(ref[2]) and
+                   what in ref[2] and got[2].startswith("jit: baseline code for "),
+                   f"{what}: the error unwinds through baseline frames", f"{ref}\n{got}")
+
+        # Ctrl-C stops a loop in baseline code (a tail call: a jump back to
+        # the top, which polls).
+        path = os.path.join(d, "spin.thorin")
+        with open(path, "w") as f:
+            f.write("spin : I64 → I64 = λ n. if n == 0 - 1 then 0 else spin (n + 1)\n"
+                    "main : I64 = spin 0\n")
+        p = subprocess.Popen([thorin, "run", "--jit=baseline", path], stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE)
+        time.sleep(1.0)
+        p.send_signal(signal.SIGINT)
+        out, err = p.communicate(timeout=30)
+        expect(p.returncode == 2 and "error: interrupted" in err.decode(),
+               "Ctrl-C stops a loop in baseline code", err.decode())
+
+    # Redefinition in the REPL makes a new binding (cube keeps calling the sq
+    # it was checked against, as in the interpreter). cube's baseline code
+    # holds sq's worker; the old cube's code goes with the old cube.
+    out = repl(thorin, """:set jit-threshold 2
+sq : I64 → I64 = λ x. x * x
+cube : I64 → I64 = λ x. x * sq x
+:eval cube 2
+:eval cube 3
+:eval cube 4
+:jit
+:eval "--mark--"
+cube : I64 → I64 = λ x. sq x * sq x
+:jit
+:eval cube 3
+:eval "--mark--"
+sq : I64 → I64 = λ x. x + x
+:eval cube 3
+:jit
+""", "--jit=baseline")
+    lines = [l for l in out.splitlines() if re.fullmatch(r"-?\d+", l)]
+    parts = compiled(out)
+    expect(lines == ["8", "27", "64", "81", "81"] and parts[0] == ["cube"] and parts[1] == [] and
+           parts[2] == ["cube"] and out.count("(baseline code)") == 2,
+           "redefinition drops the baseline code compiled against the old definition", out)
 
 
 if __name__ == "__main__":

@@ -1,0 +1,47 @@
+// The baseline tier: a hot first-order function on I64 is compiled at once,
+// in microseconds, to straightforward x86-64 code (asmjit's register
+// allocator, no optimization), while LLVM compiles the optimized code in the
+// background — as V8's Sparkplug or HotSpot's C1 come before their
+// optimizing compilers. LLVM's first compilation in a process takes ~15 ms
+// (loading libLLVM, its first pass pipelines); a recursive function such as
+// fib does most of a short run's work meanwhile.
+//
+// Calls of a baseline worker go through a slot; when LLVM's worker for the
+// same function is ready, the compile thread stores it there, so even a run
+// that never leaves the baseline code moves to the optimized code.
+#pragma once
+#include <atomic>
+#include <memory>
+
+#include "runtime.hpp"
+
+namespace thorin::rt {
+
+class Baseline {
+public:
+  Baseline();
+  ~Baseline();
+  /// Compiles `id` (and the functions it calls that have no baseline code
+  /// yet) if each takes and returns I64 and uses only I64 and Bool
+  /// operations with baseline lowerings, conditionals, lets and calls of
+  /// such functions. Returns its entry, or nullptr (nothing compiled).
+  Code compile(Runtime& rt, TopId id);
+  /// Where calls of `id`'s worker go (nullptr if `id` has no baseline code).
+  std::atomic<void*>* slot(TopId id);
+  /// Removes the baseline code of `ids` and of every function whose code
+  /// calls theirs; the globals running it become uncompiled. Every slot goes
+  /// back to its baseline worker first: a slot may hold LLVM code that the
+  /// caller is about to remove.
+  void remove(Runtime& rt, const std::vector<TopId>& ids);
+  /// Removes all baseline code.
+  void clear(Runtime& rt);
+  /// Is `c` the entry of baseline code?
+  bool owns(Code c) const;
+
+  struct Impl; // (jit/baseline.cpp)
+
+private:
+  std::unique_ptr<Impl> impl_;
+};
+
+} // namespace thorin::rt

@@ -1,0 +1,32 @@
+// Baseline lowerings of axioms: how the baseline tier (jit/baseline.cpp)
+// emits a machine-typed axiom with asmjit, registered per axiom name by the
+// plugin that owns it, as the LLVM lowerings are (jit/lower.hpp).
+#pragma once
+#include <asmjit/x86.h>
+
+#include <string_view>
+
+namespace thorin::rt {
+
+struct BaselineCx {
+  asmjit::x86::Compiler& cc;
+  uint32_t span; // for run-time errors
+  /// Emits a call of the run-time error `msg` at `span` (it does not return).
+  void (*failAt)(asmjit::x86::Compiler& cc, const char* msg, uint32_t span);
+  void fail(const char* msg) { failAt(cc, msg, span); }
+};
+/// Computes the axiom on `args` (I64 values, or Bool as 0/1) into `out`.
+/// The first argument is a register; the others are registers or, for
+/// literals that fit in 32 bits, immediates.
+using BaselineLowering = void (*)(BaselineCx& cx, const asmjit::x86::Gp& out,
+                                  const asmjit::Operand* args);
+
+void registerBaselineLowering(std::string_view axiom, BaselineLowering l);
+BaselineLowering findBaselineLowering(std::string_view axiom);
+
+/// A comparison of two arguments: `cmp a, b` then condition `cc` holds
+/// (a conditional branches on it directly; a value is 0 or 1).
+void registerBaselineCompare(std::string_view axiom, asmjit::x86::CondCode cc);
+bool findBaselineCompare(std::string_view axiom, asmjit::x86::CondCode& cc);
+
+} // namespace thorin::rt
