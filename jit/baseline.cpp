@@ -315,7 +315,8 @@ private:
     cc_.jb(poll);
     cc_.bind(go);
     x86::Gp r = cc_.newInt64();
-    if (into(g.body->a, r, true)) cc_.ret(r);
+    if (!into(g.body->a, r, true)) throw Unsupported{}; // (a loop without exit)
+    cc_.ret(r);
     cc_.bind(poll);
     invokeVoid(&blPoll);
     // The slot holds LLVM's worker by now (the compile thread asked for
@@ -481,8 +482,7 @@ private:
       cc_.bind(no);
       bool b = into(t->c, out, tail);
       cc_.bind(join);
-      if (!a && !b) throw Unsupported{}; // (a loop without exit)
-      return true;
+      return a || b;
     }
     case ETag::Prim: {
       x86::CondCode cc;
