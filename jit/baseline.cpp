@@ -50,7 +50,6 @@ using namespace asmjit;
 // What baseline code calls (plain C++ functions: the SysV convention).
 int64_t blToI64(V v) { return toI64(v); }
 V blOfI64(int64_t x) { return ofI64(x); }
-void blFail(const char* msg, uint32_t span) { fail(msg, span); }
 void blPoll() {
   gPollLimit = gStackLimit; // (tripped by Ctrl-C, or a real stack overflow)
   poll();
@@ -68,20 +67,6 @@ FuncSignatureBuilder i64Sig(uint32_t n) {
   for (uint32_t i = 0; i < n; ++i)
     s.addArgT<int64_t>();
   return s;
-}
-
-void failAt(x86::Compiler& cc, const char* msg, uint32_t span) {
-  x86::Gp m = cc.newIntPtr(), s = cc.newUInt32();
-  cc.mov(m, addr(msg));
-  cc.mov(s, asmjit::imm(span));
-  InvokeNode* call;
-  FuncSignatureBuilder sig(CallConvId::kHost);
-  sig.setRetT<void>();
-  sig.addArgT<const char*>();
-  sig.addArgT<uint32_t>();
-  cc.invoke(&call, addr(&blFail), sig);
-  call->setArg(0, m);
-  call->setArg(1, s);
 }
 
 // ---------------------------------------------------------------------------
@@ -502,7 +487,7 @@ private:
         if (p.args[i] != MType::I64 && p.args[i] != MType::Bool) throw Unsupported{};
         as[i] = operand(t->args[i], i > 0);
       }
-      BaselineCx cx{cc_, t->span, failAt};
+      BaselineCx cx{cc_, t->span};
       low(cx, out, as);
       return true;
     }

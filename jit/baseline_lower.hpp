@@ -10,10 +10,7 @@ namespace thorin::rt {
 
 struct BaselineCx {
   asmjit::x86::Compiler& cc;
-  uint32_t span; // for run-time errors
-  /// Emits a call of the run-time error `msg` at `span` (it does not return).
-  void (*failAt)(asmjit::x86::Compiler& cc, const char* msg, uint32_t span);
-  void fail(const char* msg) { failAt(cc, msg, span); }
+  uint32_t span; // for run-time errors (rt::fail)
 };
 /// Computes the axiom on `args` (I64 values, or Bool as 0/1) into `out`.
 /// The first argument is a register; the others are registers or, for
