@@ -298,6 +298,9 @@ bool Runtime::installBaseline(TopId id) {
 }
 
 void Runtime::tierUp() {
+  // (Also installs what finished: LLVM code that took over from a loop in
+  // baseline code is reported and used by the interpreter from now on.)
+  if (jobs_) settleJit(false);
   for (TopId id = 0; id < globals.size(); ++id)
     if (globals[id].tierUp) requestCompile(id);
 }
