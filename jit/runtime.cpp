@@ -19,10 +19,11 @@ namespace thorin::rt {
 
 namespace {
 // Baseline code runs this long before LLVM is asked for its code. LLVM's
-// loading and first compilations take ~15 ms of the other core and, measured
-// on fib 32, ~1.5 ms of this one (page faults, tearing it down at exit): a
-// program whose hot part finishes sooner is better off without.
-constexpr auto kTierUpDelay = std::chrono::milliseconds(10);
+// loading and first compilation take ~15 ms of the other core and 2–4 ms of
+// this one (page faults, tearing it down at exit), and its code runs about
+// twice as fast. Expecting a program to run about as long again as it has
+// run, LLVM pays when 0.5 × (T − 15 ms) > ~3 ms: from T ≈ 20 ms.
+constexpr auto kTierUpDelay = std::chrono::milliseconds(20);
 Runtime* gTierUpRt = nullptr;
 void tierUpAtSafepoint() {
   if (gTierUpRt) gTierUpRt->tierUp();
