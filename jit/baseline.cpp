@@ -344,13 +344,7 @@ private:
       cc_.sar(x, 1);
       cc_.jmp(done);
       cc_.bind(slow);
-      InvokeNode* c;
-      FuncSignatureBuilder s(CallConvId::kHost);
-      s.setRetT<int64_t>();
-      s.addArgT<uint64_t>();
-      cc_.invoke(&c, addr(&blToI64), s);
-      c->setArg(0, w);
-      c->setRet(0, x);
+      callHelper(&blToI64, w, x);
       cc_.bind(done);
       xs.push_back(x);
     }
@@ -365,16 +359,21 @@ private:
     cc_.lea(out, x86::ptr(r, r, 0, 1));
     cc_.jmp(done);
     cc_.bind(slow);
-    InvokeNode* c;
-    FuncSignatureBuilder s(CallConvId::kHost);
-    s.setRetT<uint64_t>();
-    s.addArgT<int64_t>();
-    cc_.invoke(&c, addr(&blOfI64), s);
-    c->setArg(0, r);
-    c->setRet(0, out);
+    callHelper(&blOfI64, r, out);
     cc_.bind(done);
     cc_.ret(out);
     cc_.endFunc();
+  }
+
+  // out = fn(arg), a C++ helper of one argument.
+  template <class R, class A> void callHelper(R (*fn)(A), const x86::Gp& arg, const x86::Gp& out) {
+    InvokeNode* c;
+    FuncSignatureBuilder s(CallConvId::kHost);
+    s.setRetT<R>();
+    s.addArgT<A>();
+    cc_.invoke(&c, addr(fn), s);
+    c->setArg(0, arg);
+    c->setRet(0, out);
   }
 
   void invokeVoid(void (*fn)()) {
