@@ -103,6 +103,12 @@ def main():
                "thorin: --jit-threshold needs a positive number\n",
                f"--jit-threshold {bad!r} is refused", p.stdout.decode())
 
+    p = subprocess.run([thorin, "--jit=fast", "run", os.devnull], stdout=subprocess.PIPE,
+                       stderr=subprocess.STDOUT, timeout=60)
+    expect(p.returncode == 2 and p.stdout.decode() ==
+           "thorin: --jit takes off, lazy, eager or baseline, not 'fast'\n",
+           "an unknown --jit mode is refused", p.stdout.decode())
+
     # Tier-up at the threshold, cross-tier calls, invalidation of dependents.
     out = repl(thorin, """:set jit-threshold 2
 sq : I64 → I64 = λ n. n * n
