@@ -9,6 +9,7 @@
 #include <unordered_set>
 
 #include "baseline_lower.hpp"
+#include "by_axiom.hpp"
 #include "guard.hpp"
 #include "literal.hpp"
 #include "prims.hpp"
@@ -19,29 +20,28 @@ extern "C" void __deregister_frame(void*);
 
 namespace thorin::rt {
 
-static std::unordered_map<std::string, BaselineLowering>& lowerings() {
-  static std::unordered_map<std::string, BaselineLowering> t;
+static ByAxiom<BaselineLowering>& lowerings() {
+  static ByAxiom<BaselineLowering> t;
   return t;
 }
 void registerBaselineLowering(std::string_view axiom, BaselineLowering l) {
-  lowerings()[std::string(axiom)] = l;
+  lowerings().add(axiom, l);
 }
 BaselineLowering findBaselineLowering(std::string_view axiom) {
-  auto it = lowerings().find(std::string(axiom));
-  return it == lowerings().end() ? nullptr : it->second;
+  const BaselineLowering* l = lowerings().find(axiom);
+  return l ? *l : nullptr;
 }
-static std::unordered_map<std::string, asmjit::x86::CondCode>& compares() {
-  static std::unordered_map<std::string, asmjit::x86::CondCode> t;
+static ByAxiom<asmjit::x86::CondCode>& compares() {
+  static ByAxiom<asmjit::x86::CondCode> t;
   return t;
 }
 void registerBaselineCompare(std::string_view axiom, asmjit::x86::CondCode cc) {
-  compares()[std::string(axiom)] = cc;
+  compares().add(axiom, cc);
 }
 bool findBaselineCompare(std::string_view axiom, asmjit::x86::CondCode& cc) {
-  auto it = compares().find(std::string(axiom));
-  if (it == compares().end()) return false;
-  cc = it->second;
-  return true;
+  const asmjit::x86::CondCode* c = compares().find(axiom);
+  if (c) cc = *c;
+  return c != nullptr;
 }
 
 namespace {

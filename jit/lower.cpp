@@ -2,35 +2,32 @@
 
 #include <llvm/IR/MDBuilder.h>
 
-#include <string>
-#include <unordered_map>
+#include "by_axiom.hpp"
 
 namespace thorin::rt {
 
-static std::unordered_map<std::string, Lowering>& table() {
-  static std::unordered_map<std::string, Lowering> t;
+static ByAxiom<Lowering>& table() {
+  static ByAxiom<Lowering> t;
   return t;
 }
 
-void registerLowering(std::string_view axiom, Lowering l) { table()[std::string(axiom)] = l; }
+void registerLowering(std::string_view axiom, Lowering l) { table().add(axiom, l); }
 
 Lowering findLowering(std::string_view axiom) {
-  auto it = table().find(std::string(axiom));
-  return it == table().end() ? nullptr : it->second;
+  const Lowering* l = table().find(axiom);
+  return l ? *l : nullptr;
 }
 
-static std::unordered_map<std::string, WordLowering>& wordTable() {
-  static std::unordered_map<std::string, WordLowering> t;
+static ByAxiom<WordLowering>& wordTable() {
+  static ByAxiom<WordLowering> t;
   return t;
 }
 
-void registerWordLowering(std::string_view axiom, WordLowering l) {
-  wordTable()[std::string(axiom)] = l;
-}
+void registerWordLowering(std::string_view axiom, WordLowering l) { wordTable().add(axiom, l); }
 
 WordLowering findWordLowering(std::string_view axiom) {
-  auto it = wordTable().find(std::string(axiom));
-  return it == wordTable().end() ? nullptr : it->second;
+  const WordLowering* l = wordTable().find(axiom);
+  return l ? *l : nullptr;
 }
 
 } // namespace thorin::rt
