@@ -170,8 +170,14 @@ static Val* vApps(World& w, Val* f, Val* const* args, const Icit* icits, size_t 
         ++i;
         break;
       }
-      for (; i < n; ++i)
-        sp = snoc(w, sp, Elim::App, args[i], icits[i]);
+      // (The cells in one allocation: the arena's pointer is read and
+      // written once, not once per argument.)
+      Spine* cells = w.scratch.array<Spine>(n - i);
+      uint32_t len = sp ? sp->len : 0;
+      for (Spine* c = cells; i < n; ++i, ++c) {
+        *c = Spine{sp, args[i], Elim::App, icits[i], ++len};
+        sp = c;
+      }
       return neutral(w, f, sp);
     }
     case VTag::Irrelevant: return f;
@@ -249,7 +255,12 @@ static Val* tryClosedCall(World& w, Val* v) {
 // Records a fact about v's definition on v and on the definition's head, from
 // which later applications copy it.
 static void learn(World& w, Val* v, TopFact f) {
-  v->topFacts |= f;
+  // (Also on the partial applications v was built on: applications built on
+  // them later copy their facts.)
+  for (Val* p = v; p; p = p->b) {
+    p->topFacts |= f;
+    if (p->tag != VTag::Top) break;
+  }
   w.topHead(v->n)->topFacts |= f;
 }
 
@@ -284,6 +295,49 @@ static bool plainTop(World& w, Val* f) {
   return true;
 }
 
+// The pending arguments of whnfApply, shared by nested calls (addressed by
+// index: the buffer may move when it grows). An entry is a value with its
+// icit in the low bit (values are 8-aligned).
+namespace {
+struct ArgStack {
+  uintptr_t* items = nullptr;
+  size_t top = 0, cap = 0;
+  ~ArgStack() { std::free(items); }
+  void push(Val* v, Icit i) {
+    if (top == cap) [[unlikely]]
+      grow();
+    items[top++] = reinterpret_cast<uintptr_t>(v) | uintptr_t(i);
+  }
+  [[gnu::noinline]] void grow() {
+    // (Out of memory leaves the stack as it was: the session goes on.)
+    size_t more = cap ? 2 * cap : 1024;
+    auto* a = static_cast<uintptr_t*>(std::realloc(items, more * sizeof(uintptr_t)));
+    if (!a) throw std::bad_alloc();
+    items = a;
+    cap = more;
+  }
+  static Val* val(uintptr_t x) { return reinterpret_cast<Val*>(x & ~uintptr_t(1)); }
+  static Icit icit(uintptr_t x) { return Icit(x & 1); }
+};
+} // namespace
+
+// f applied to the stack's entries above `base`, the one on top first.
+static Val* applyStacked(World& w, Val* f, ArgStack& st, size_t base) {
+  size_t i = st.top;
+  if (i == base || f->tag == VTag::Irrelevant) return f;
+  if ((f->tag == VTag::Rigid || f->tag == VTag::Flex || f->tag == VTag::Top) && !f->axiom) {
+    Spine* sp = f->sp;
+    while (i-- > base)
+      sp = snoc(w, sp, Elim::App, ArgStack::val(st.items[i]), ArgStack::icit(st.items[i]));
+    return neutral(w, f, sp);
+  }
+  while (i-- > base) {
+    uintptr_t x = st.items[i]; // (vApp may push: read before)
+    f = vApp(w, f, ArgStack::val(x), ArgStack::icit(x));
+  }
+  return f;
+}
+
 // `f` applied to the eliminations of `sp` newer than `stop` (all applications),
 // evaluated to weak head normal form with plain definitions unfolded: what
 // forceAll(vAppSpine(f, sp, stop)) gives, without building the glued
@@ -295,41 +349,22 @@ static bool plainTop(World& w, Val* f) {
 // head cannot be unfolded here (a variable, a recursive definition, an axiom)
 // the application is built as usual and returned for forceAll to go on.
 static Val* whnfApply(World& w, Val* f, Spine* sp, Spine* stop) {
-  // The pending arguments, shared by nested calls (addressed by index: the
-  // buffer may move when it grows).
-  struct Stack {
-    Val** args = nullptr;
-    Icit* icits = nullptr;
-    size_t top = 0, cap = 0;
-    ~Stack() {
-      std::free(args);
-      std::free(icits);
-    }
-    void push(Val* v, Icit i) {
-      if (top == cap) [[unlikely]] {
-        // (Out of memory leaves the stack as it was: the session goes on.)
-        size_t more = cap ? 2 * cap : 1024;
-        auto* a = static_cast<Val**>(std::realloc(args, more * sizeof(Val*)));
-        if (!a) throw std::bad_alloc();
-        args = a;
-        auto* ic = static_cast<Icit*>(std::realloc(icits, more * sizeof(Icit)));
-        if (!ic) throw std::bad_alloc();
-        icits = ic;
-        cap = more;
-      }
-      args[top] = v;
-      icits[top++] = i;
-    }
-  };
-  Stack& st = perThread<Stack>();
+  ArgStack& st = perThread<ArgStack>();
   struct Frame {
-    Stack& st;
+    ArgStack& st;
     size_t base;
     ~Frame() { st.top = base; }
   } frame{st, st.top};
   const size_t base = frame.base;
-  for (Spine* s = sp; s != stop; s = s->prev)
+  for (Spine* s = sp; s != stop; s = s->prev) {
+    // Only applications (the common case) are run here; else the general
+    // vAppSpine (forceAll goes on from its result).
+    if (s->kind != Elim::App) [[unlikely]] {
+      st.top = base;
+      return vAppSpine(w, f, sp, stop);
+    }
     st.push(s->arg, s->icit);
+  }
   Env* env = nullptr;
   Tm* t = nullptr; // non-null: evaluate t in env (then apply); null: apply f
   while (true) {
@@ -366,17 +401,22 @@ static Val* whnfApply(World& w, Val* f, Spine* sp, Spine* stop) {
       t = nullptr;
     }
     switch (f->tag) {
-    case VTag::Lam:
+    case VTag::Lam: {
       if (st.top == base) return f;
-      env = f->env;
+      // As many arguments as there are λs to take them: their environment
+      // cells in one allocation.
+      size_t k = 1;
       t = f->body;
-      while (true) {
-        --st.top;
-        env = extend(w, env, st.args[st.top]);
-        if (st.top == base || t->tag != TTag::Lam) break;
+      for (; k < st.top - base && t->tag == TTag::Lam; ++k)
         t = t->a;
+      Env* cells = w.scratch.array<Env>(k);
+      env = f->env;
+      for (Env* c = cells; c != cells + k; ++c) {
+        *c = Env{env, ArgStack::val(st.items[--st.top])};
+        env = c;
       }
       continue;
+    }
     case VTag::Top:
       if (plainTop(w, f)) {
         Val* b = forceAll(w, f);
@@ -395,20 +435,8 @@ static Val* whnfApply(World& w, Val* f, Spine* sp, Spine* stop) {
     default: break;
     }
     // A head that does not unfold here: apply the rest as usual.
-    size_t n = st.top - base;
-    if (n == 0 || f->tag == VTag::Irrelevant) return f;
-    std::reverse(st.args + base, st.args + st.top);
-    std::reverse(st.icits + base, st.icits + st.top);
-    return vApps(w, f, st.args + base, st.icits + base, n);
+    return applyStacked(w, f, st, base);
   }
-}
-
-// Only applications in the spine (the common case): whnfApply, else the
-// general vAppSpine (forceAll goes on from its result).
-static Val* whnfSpine(World& w, Val* f, Spine* sp, Spine* stop) {
-  for (Spine* s = sp; s != stop; s = s->prev)
-    if (s->kind != Elim::App) return vAppSpine(w, f, sp, stop);
-  return whnfApply(w, f, sp, stop);
 }
 
 static Val* unfoldTop(World& w, Val* v);
@@ -435,7 +463,7 @@ static Val* unfoldTop(World& w, Val* v) {
   }
   if (Val* p = v->b) {
     Val* base = forceAll(w, p);
-    return base == p ? nullptr : whnfSpine(w, base, v->sp, p->sp);
+    return base == p ? nullptr : whnfApply(w, base, v->sp, p->sp);
   }
   Val* d = w.topDef(v->n);
   // `T : U = T` is its own unfolding: it does not unfold (a recursive
@@ -444,7 +472,7 @@ static Val* unfoldTop(World& w, Val* v) {
   guard();
   // Apply the spine to the definition's own (cached) unfolding, skipping the
   // glued intermediate `f sp` node that would be unfolded right away.
-  return d ? whnfSpine(w, forceAll(w, d), v->sp, nullptr) : nullptr;
+  return d ? whnfApply(w, forceAll(w, d), v->sp, nullptr) : nullptr;
 }
 
 static inline void cache(World& w, Val* v, Val* u) {
