@@ -131,9 +131,12 @@ bool Elab::unifyMayPostpone(Cxt& c, Val* expected, Val* actual, bool& postponed)
   return ok;
 }
 
-void Elab::unifyOrFail(Cxt& c, Span span, Val* expected, Val* actual) {
+void Elab::unifyOrFail(Cxt& c, Span span, Val* expected, Val* actual, Raw* term) {
   bool postponed;
-  if (!unifyMayPostpone(c, expected, actual, postponed)) mismatch(c, span, expected, actual);
+  if (!unifyMayPostpone(c, expected, actual, postponed)) {
+    if (term) cannotHaveType(c, term, expected);
+    mismatch(c, span, expected, actual);
+  }
   if (postponed)
     delayed_.push_back(
         {c, span, quote(w_, w_.perm, c.lvl, expected), quote(w_, w_.perm, c.lvl, actual)});
@@ -330,7 +333,7 @@ Tm* Elab::check(Cxt& c, Raw* r, Val* a) {
   } else {
     std::tie(t, ty) = inferInsert(c, r);
   }
-  unifyOrFail(c, r->span, a, ty);
+  unifyOrFail(c, r->span, a, ty, r);
   return t;
 }
 

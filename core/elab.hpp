@@ -58,7 +58,9 @@ public:
   std::string showTm(const Cxt& c, Tm* t);
 
 private:
-  void unifyOrFail(Cxt& c, Span span, Val* expected, Val* actual);
+  /// `term`: the term checked (for a message about it, see cannotHaveType).
+  void unifyOrFail(Cxt& c, Span span, Val* expected, Val* actual, Raw* term = nullptr);
+  void cannotHaveType(Cxt& c, Raw* term, Val* expected);
   bool unifyMayPostpone(Cxt& c, Val* expected, Val* actual, bool& postponed);
   [[noreturn]] void mismatch(Cxt& c, Span span, Val* expected, Val* actual);
   /// Type checks the unifier postponed (`?P y y ≟ Eq x y` waits for ?P to be
@@ -111,7 +113,9 @@ private:
   std::pair<Tm*, Val*> elabArray(Cxt& c, RArray* r, Val* expected);
   /// The builtin type or constant `%core.X` (an error if the plugin is not loaded).
   TopId builtin(const char* axiomName, Span where);
-  Val* builtinType(const char* axiomName, Span where) { return w_.topHead(builtin(axiomName, where)); }
+  Val* builtinType(const char* axiomName, Span where) {
+    return w_.topHead(builtin(axiomName, where));
+  }
   /// If `v` (forced) is an axiom applied to nothing but `args`, its name.
   const std::string* axiomHead(Val* v);
   static Tm* tyTm(World& w, Local* l);

@@ -46,6 +46,32 @@ static std::string numberText(Raw* r) {
   return s;
 }
 
+// A numeric literal or a λ checked against a type it can never have
+// (`x : Bool = 2`, `1 + (λ x. x)`): the message names what is wrong with the
+// term, rather than showing the type inferred for it (`Nat`, `?0 → ?0`).
+// Returns when neither applies (the caller reports a plain mismatch).
+void Elab::cannotHaveType(Cxt& c, Raw* r, Val* expected) {
+  Val* f = forceAll(w_, expected);
+  if (f->tag == VTag::Flex || f->tag == VTag::Irrelevant) return;
+  if (r->kind == RKind::Number) {
+    // (The builtin types as this context prints them: `Nat@core.thorin:…`
+    // where a definition of the user's shadows the name.)
+    std::string types;
+    for (const char* t : {"%core.Nat", "%core.I64", "%core.F64"})
+      types += showVal(c, builtinType(t, r->span)) + ", ";
+    fail(r->span,
+         fmt::format("the numeric literal {} cannot have type {}", numberText(r),
+                     showVal(c, expected)),
+         {"expected type: " + showVal(c, expected),
+          "(numeric literals are of type " + types.substr(0, types.size() - 2) + " or Idx n)"});
+  }
+  if (r->kind == RKind::Lam && f->tag != VTag::Pi)
+    fail(r->span,
+         fmt::format("a function (λ) is given where a value of type {} is expected",
+                     showVal(c, expected)),
+         {"expected type: " + showVal(c, expected)});
+}
+
 // The type of a literal nothing gives a type: Nat, or an F64 (`2.5`), or an
 // I64 when negative (`-5`).
 static const char* defaultNumberType(Raw* r) {
