@@ -10,15 +10,19 @@
 
 namespace thorin {
 
-template <class T> T& perThread() {
+template <class T> [[gnu::noinline]] T* perThreadMake() {
+  static std::mutex m;
+  static std::vector<std::unique_ptr<T>> all;
+  std::lock_guard<std::mutex> lock(m);
+  all.push_back(std::make_unique<T>());
+  return all.back().get();
+}
+// (Inline: the hot paths of the evaluators ask for their stacks and heaps
+// once per call; the first touch on a thread is out of line.)
+template <class T> [[gnu::always_inline]] inline T& perThread() {
   thread_local T* mine = nullptr; // (trivially destructible: no registration)
-  if (!mine) [[unlikely]] {
-    static std::mutex m;
-    static std::vector<std::unique_ptr<T>> all;
-    std::lock_guard<std::mutex> lock(m);
-    all.push_back(std::make_unique<T>());
-    mine = all.back().get();
-  }
+  if (!mine) [[unlikely]]
+    mine = perThreadMake<T>();
   return *mine;
 }
 

@@ -126,6 +126,11 @@ private:
   std::unordered_set<std::pair<Val*, Val*>, PairHash> proven_;
   bool provenEqual(Val* a, Val* b) const { return !proven_.empty() && proven_.count({a, b}); }
   bool nonLinear_ = false; // the last solve failed on a variable repeated in the spine
+  // Long conversions of closed terms (see convertClosed).
+  bool convertClosed(Lvl l, Val* t, Val* u, UMode m);
+  struct LazyBudgetOut {};
+  size_t lazySteps_ = 0;  // non-zero: the steps left to the evaluator before running code
+  bool lazyOnly_ = false; // within convertClosed: no nested attempt
   std::vector<int32_t>& borrowMap() {
     if (mapsInUse_ == mapPool_.size()) mapPool_.push_back(std::make_unique<std::vector<int32_t>>());
     return *mapPool_[mapsInUse_++];

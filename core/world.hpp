@@ -161,6 +161,10 @@ public:
   /// unfolding it step by step. Returns a literal, or nullptr to unfold.
   Val* (*closedCall)(World& w, TopId id, Val* const* args, uint32_t n, void* ctx) = nullptr;
   void* closedCallCtx = nullptr;
+  /// Are the closed terms a and b (of the same type) convertible, decided by
+  /// running them (jit/convert.cpp)? true: yes; false: not known — the
+  /// evaluator decides, and explains a failure. Context: closedCallCtx.
+  bool (*convertByRunning)(World& w, Tm* a, Tm* b, void* ctx) = nullptr;
   /// Top-level entries from `first` on are about to be rolled back (their ids
   /// will be reused): the runtime forgets what it derived from them.
   void (*onRollback)(World& w, TopId first, void* ctx) = nullptr;

@@ -87,7 +87,8 @@ public:
     // gigabytes of frames would take longer than the evaluator needs.
     char probe;
     savedStackLimit_ = gStackLimit;
-    uintptr_t sp = reinterpret_cast<uintptr_t>(&probe), limit = reinterpret_cast<uintptr_t>(gStackLimit);
+    uintptr_t sp = reinterpret_cast<uintptr_t>(&probe),
+              limit = reinterpret_cast<uintptr_t>(gStackLimit);
     if (sp - limit > stackBytes) gStackLimit = reinterpret_cast<char*>(sp - stackBytes);
     if (!gInterrupt.load()) gPollLimit = gStackLimit;
     Watchdog::get().arm(std::chrono::steady_clock::now() + time);
@@ -109,6 +110,10 @@ constexpr std::chrono::milliseconds kTimeBudget{10000};
 // value within seconds.)
 constexpr size_t kHeapBudget = size_t(1536) << 20;
 constexpr size_t kStackBudget = size_t(16) << 20;
+// A conversion by running code has already cost the evaluator its budget of
+// steps; past this, the evaluator decides after all (a strict run may
+// compute a huge normal form the evaluator never needs to see).
+constexpr std::chrono::milliseconds kConvertTimeBudget{4000};
 
 class Purity {
 public:
@@ -213,7 +218,8 @@ private:
       given += p->n;
       fn = p->fn;
     }
-    if (isImm(fn) || obj(fn)->tag != OTag::Closure) throw Bail{"a function the read-back does not know"};
+    if (isImm(fn) || obj(fn)->tag != OTag::Closure)
+      throw Bail{"a function the read-back does not know"};
     auto* c = static_cast<Closure*>(obj(fn));
     const ETm* lam = rt_.lambdaOf(c);
     if (!lam || lam->n != c->arity || given >= c->arity || !lam->names)
@@ -299,15 +305,16 @@ private:
       return c;
     }
     while (envs_.size() <= l)
-      envs_.push_back(envs_.empty() ? nullptr : extend(w_, envs_.back(), w_.var(Lvl(envs_.size() - 1))));
+      envs_.push_back(envs_.empty() ? nullptr
+                                    : extend(w_, envs_.back(), w_.var(Lvl(envs_.size() - 1))));
     return apply(w_, binder, eval(w_, envs_[l], arg));
   }
 
   Runtime& rt_;
   World& w_;
   Arena& out_;
-  std::vector<Val*> types_; // of the bound variables, by level
-  std::vector<Env*> envs_;  // envs_[l]: the variables of levels < l, as values
+  std::vector<Val*> types_;                  // of the bound variables, by level
+  std::vector<Env*> envs_;                   // envs_[l]: the variables of levels < l, as values
   std::unordered_map<Val*, Val*> codomains_; // non-dependent Π/Σ → its codomain
   Val* lastBinder_ = nullptr;
   Val* lastCodomain_ = nullptr;
@@ -317,7 +324,8 @@ private:
 
 Tm* Runtime::normalize(World& w, Arena& out, Tm* t, Val* ty) {
   // --jit=off keeps the evaluator (and is what the differential tests compare with).
-  if (running_ || opts.mode == JitMode::Off) return nullptr; // (running_: a type printed during a run)
+  if (running_ || opts.mode == JitMode::Off)
+    return nullptr; // (running_: a type printed during a run)
   useWorld(w);
   Arena query(1 << 12); // (the query's erased term lives as long as this call)
   Eraser er(w, query);
@@ -357,6 +365,116 @@ Tm* Runtime::normalize(World& w, Arena& out, Tm* t, Val* ty) {
     deoptimize(d);
     return leave("compiled code deoptimized");
   }
+}
+
+} // namespace thorin::rt
+
+namespace thorin::rt {
+namespace {
+
+// Compares two run-time values as normal forms: neutral values structurally,
+// functions (and a function against a neutral, by η) applied to a fresh
+// variable, pairs by components. Answers only "equal" (true) or "not known"
+// (Bail): anything else — literals, erased types, a pair against a neutral,
+// values that differ — is left to the evaluator, which explains a failure.
+// Iterative: `s (s (s …))` ten million deep takes no stack.
+bool sameNormalForm(V a, V b) {
+  struct Item {
+    V a, b;
+    uint32_t lvl;
+  };
+  std::vector<Item> work{{a, b, 0}};
+  std::vector<V> vars; // the fresh variable of each level, shared by both sides
+  auto isFun = [](V v) {
+    return !isImm(v) && (obj(v)->tag == OTag::Closure || obj(v)->tag == OTag::Pap);
+  };
+  while (!work.empty()) {
+    guard();
+    Item it = work.back();
+    work.pop_back();
+    if (isImm(it.a) || isImm(it.b)) throw Bail{"data"};
+    Obj *x = obj(it.a), *y = obj(it.b);
+    // (Before the identity test: every erased term is the same object, yet
+    // `f Nat` and `f Bool` differ.)
+    if (x->tag == OTag::Erased || y->tag == OTag::Erased) throw Bail{"types in the normal form"};
+    if (it.a == it.b) continue;
+    if (isFun(it.a) || isFun(it.b)) {
+      if (!isFun(it.a) && x->tag != OTag::Neutral) throw Bail{"a function against data"};
+      if (!isFun(it.b) && y->tag != OTag::Neutral) throw Bail{"a function against data"};
+      while (vars.size() <= it.lvl)
+        vars.push_back(mkNeuVar(uint32_t(vars.size())));
+      V v = vars[it.lvl];
+      work.push_back({apply1(it.a, v), apply1(it.b, v), it.lvl + 1});
+      continue;
+    }
+    if (x->tag == OTag::Pair && y->tag == OTag::Pair) {
+      auto *p = static_cast<PairObj*>(x), *q = static_cast<PairObj*>(y);
+      work.push_back({p->b, q->b, it.lvl});
+      work.push_back({p->a, q->a, it.lvl});
+      continue;
+    }
+    if (x->tag != OTag::Neutral || y->tag != OTag::Neutral) throw Bail{"data"};
+    auto *n = static_cast<NeuObj*>(x), *m = static_cast<NeuObj*>(y);
+    if (n->n != m->n) throw Bail{"different normal forms"};
+    switch (NeuKind(n->n)) {
+    case NeuKind::Var:
+      if (n->a != m->a) throw Bail{"different normal forms"};
+      break;
+    case NeuKind::App:
+      // (The argument last: a chain of applications stays one item deep.
+      // The same function — `s` of `s (s …)` — needs no item at all.)
+      work.push_back({n->b, m->b, it.lvl});
+      if (n->a != m->a) work.push_back({n->a, m->a, it.lvl});
+      break;
+    case NeuKind::Proj1:
+    case NeuKind::Proj2: work.push_back({n->a, m->a, it.lvl}); break;
+    }
+  }
+  return true;
+}
+
+} // namespace
+
+bool Runtime::convertible(World& w, Tm* a, Tm* b) {
+  if (running_ || opts.mode == JitMode::Off) return false; // (as normalize)
+  useWorld(w);
+  if (w.hasFilters) return false;
+  Arena query(1 << 12);
+  Eraser er(w, query);
+  ETm* ea = er.erase(a);
+  ETm* eb = er.erase(b);
+  auto note = [&](const std::string& what) {
+    if (opts.stats) err << "jit: conversion " << what << "\n";
+  };
+  try {
+    Purity pure(*this);
+    if (!pure.term(ea) || !pure.term(eb)) {
+      note(fmt::format("left to the evaluator ({})", pure.why));
+      return false;
+    }
+  } catch (DepthExceeded&) {
+    return false;
+  }
+  HeapRun run(*this);
+  SettleAtEnd settle{*this};
+  Budget budget(kConvertTimeBudget, kHeapBudget, kStackBudget);
+  try {
+    bool same = sameNormalForm(eval(ea, nullptr), eval(eb, nullptr));
+    note("decided by running code");
+    return same;
+  } catch (Bail& why) {
+    note(fmt::format("left to the evaluator ({})", why.why));
+  } catch (Error&) {
+    note("left to the evaluator (a run-time error)");
+  } catch (DepthExceeded&) {
+    note("left to the evaluator (the run recursed too deeply)");
+  } catch (BudgetExceeded&) {
+    note("left to the evaluator (the run went past its time or memory budget)");
+  } catch (Deopt& d) {
+    deoptimize(d);
+    note("left to the evaluator (compiled code deoptimized)");
+  }
+  return false;
 }
 
 } // namespace thorin::rt

@@ -503,6 +503,9 @@ static Val* closedCallHook(World& w, TopId id, Val* const* args, uint32_t n, voi
 void Runtime::attach(World& w) {
   w.closedCall = closedCallHook;
   w.closedCallCtx = this;
+  w.convertByRunning = [](World& w, Tm* a, Tm* b, void* ctx) {
+    return static_cast<Runtime*>(ctx)->convertible(w, a, b);
+  };
   w.onRollback = [](World& w, TopId first, void* ctx) {
     static_cast<Runtime*>(ctx)->forgetFrom(w, first);
   };

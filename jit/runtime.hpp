@@ -241,6 +241,8 @@ public:
   /// read back (jit/normalize.cpp); nullptr when the term is outside what
   /// this handles (then the evaluator of core/ normalizes it).
   Tm* normalize(World& w, Arena& out, Tm* t, Val* ty) override;
+  /// World::convertByRunning (jit/normalize.cpp).
+  bool convertible(World& w, Tm* a, Tm* b);
 
   JitOptions opts;
   std::unique_ptr<Backend> backend;
