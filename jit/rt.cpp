@@ -4,6 +4,7 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <string_view>
 #include <sys/mman.h>
 #include <vector>
 
@@ -34,10 +35,17 @@ struct Heap {
     if (!p) throw std::bad_alloc();
     // A run that allocates gigabytes (a normal form of ten million
     // applications) would take a page fault per 4 KiB: transparent huge
-    // pages, where the kernel offers them on request, take one per 2 MiB
-    // (NatConv10M's conversion: 0.91 s instead of 1.35 s, medians of 11).
-    // Only the big chunks: a short run keeps its small footprint.
-    if (size >= kBigChunk) {
+    // pages, where the kernel offers them on request, take one per 2 MiB.
+    // Measured on the 2-core VM (medians): NatConv10M's conversion 0.91 s
+    // instead of 1.35 s, brainfuck 3.6 s instead of 5.1 s, but matmul under
+    // the interpreter 7.7 s instead of 6.0 s (zeroing huge pages is slow
+    // there at times). Only the big chunks: a short run keeps its small
+    // footprint. THORIN_HUGE_PAGES=0 turns them off.
+    static const bool huge = [] {
+      const char* e = std::getenv("THORIN_HUGE_PAGES");
+      return !e || std::string_view(e) != "0";
+    }();
+    if (size >= kBigChunk && huge) {
       uintptr_t a = (reinterpret_cast<uintptr_t>(p) + kHuge - 1) & ~(kHuge - 1);
       uintptr_t e = (reinterpret_cast<uintptr_t>(p) + size) & ~(kHuge - 1);
       if (e > a) madvise(reinterpret_cast<void*>(a), e - a, MADV_HUGEPAGE);
