@@ -320,58 +320,6 @@ private:
   Val* lastCodomain_ = nullptr;
 };
 
-} // namespace
-
-Tm* Runtime::normalize(World& w, Arena& out, Tm* t, Val* ty) {
-  // --jit=off keeps the evaluator (and is what the differential tests compare with).
-  if (running_ || opts.mode == JitMode::Off)
-    return nullptr; // (running_: a type printed during a run)
-  useWorld(w);
-  Arena query(1 << 12); // (the query's erased term lives as long as this call)
-  Eraser er(w, query);
-  ETm* e = er.erase(t);
-  auto note = [&](const char* what) {
-    if (opts.stats) err << "jit: normal form " << what << "\n";
-  };
-  auto leave = [&](const char* why) -> Tm* {
-    note(fmt::format("left to the evaluator ({})", why).c_str());
-    return nullptr;
-  };
-  // (Erasing a definition with filters specializes it, which may warn.)
-  if (w.hasFilters) return leave("the program uses partial-evaluation filters");
-  try {
-    Purity pure(*this);
-    if (!pure.term(e)) return leave(pure.why);
-  } catch (DepthExceeded&) {
-    return leave("the term is too deep");
-  }
-  HeapRun run(*this);
-  SettleAtEnd settle{*this};
-  Budget budget(kTimeBudget, kHeapBudget, kStackBudget);
-  try {
-    V v = eval(e, nullptr);
-    Tm* nf = Readback(*this, w, out).read(v, ty, 0);
-    note("by running code");
-    return nf;
-  } catch (Bail& b) {
-    return leave(b.why);
-  } catch (Error&) {
-    return leave("a run-time error");
-  } catch (DepthExceeded&) {
-    return leave("the run recursed too deeply");
-  } catch (BudgetExceeded&) {
-    return leave("the run went past its time or memory budget");
-  } catch (Deopt& d) { // (λ-terms use no primitives: not expected)
-    deoptimize(d);
-    return leave("compiled code deoptimized");
-  }
-}
-
-} // namespace thorin::rt
-
-namespace thorin::rt {
-namespace {
-
 // Compares two run-time values as normal forms: neutral values structurally,
 // functions (and a function against a neutral, by η) applied to a fresh
 // variable, pairs by components. Answers only "equal" (true) or "not known"
@@ -435,46 +383,66 @@ bool sameNormalForm(V a, V b) {
 
 } // namespace
 
-bool Runtime::convertible(World& w, Tm* a, Tm* b) {
-  if (running_ || opts.mode == JitMode::Off) return false; // (as normalize)
+bool Runtime::byRunningCode(World& w, const char* what, const char* done,
+                            std::chrono::milliseconds time, const std::vector<Tm*>& terms,
+                            const std::function<void(const std::vector<ETm*>&)>& run) {
+  // --jit=off keeps the evaluator (and is what the differential tests compare with).
+  if (running_ || opts.mode == JitMode::Off)
+    return false; // (running_: a type printed during a run)
   useWorld(w);
-  if (w.hasFilters) return false;
-  Arena query(1 << 12);
+  Arena query(1 << 12); // (the query's erased terms live as long as this call)
   Eraser er(w, query);
-  ETm* ea = er.erase(a);
-  ETm* eb = er.erase(b);
-  auto note = [&](const std::string& what) {
-    if (opts.stats) err << "jit: conversion " << what << "\n";
+  std::vector<ETm*> erased;
+  for (Tm* t : terms)
+    erased.push_back(er.erase(t));
+  auto leave = [&](std::string_view why) {
+    if (opts.stats) err << "jit: " << what << " left to the evaluator (" << why << ")\n";
+    return false;
   };
+  // (Erasing a definition with filters specializes it, which may warn.)
+  if (w.hasFilters) return leave("the program uses partial-evaluation filters");
   try {
     Purity pure(*this);
-    if (!pure.term(ea) || !pure.term(eb)) {
-      note(fmt::format("left to the evaluator ({})", pure.why));
-      return false;
-    }
+    for (ETm* e : erased)
+      if (!pure.term(e)) return leave(pure.why);
   } catch (DepthExceeded&) {
-    return false;
+    return leave("the term is too deep");
   }
-  HeapRun run(*this);
+  HeapRun heap(*this);
   SettleAtEnd settle{*this};
-  Budget budget(kConvertTimeBudget, kHeapBudget, kStackBudget);
+  Budget budget(time, kHeapBudget, kStackBudget);
   try {
-    bool same = sameNormalForm(eval(ea, nullptr), eval(eb, nullptr));
-    note("decided by running code");
-    return same;
-  } catch (Bail& why) {
-    note(fmt::format("left to the evaluator ({})", why.why));
+    run(erased);
+    if (opts.stats) err << "jit: " << what << " " << done << "\n";
+    return true;
+  } catch (Bail& b) {
+    return leave(b.why);
   } catch (Error&) {
-    note("left to the evaluator (a run-time error)");
+    return leave("a run-time error");
   } catch (DepthExceeded&) {
-    note("left to the evaluator (the run recursed too deeply)");
+    return leave("the run recursed too deeply");
   } catch (BudgetExceeded&) {
-    note("left to the evaluator (the run went past its time or memory budget)");
-  } catch (Deopt& d) {
+    return leave("the run went past its time or memory budget");
+  } catch (Deopt& d) { // (λ-terms use no primitives: not expected)
     deoptimize(d);
-    note("left to the evaluator (compiled code deoptimized)");
+    return leave("compiled code deoptimized");
   }
-  return false;
+}
+
+Tm* Runtime::normalize(World& w, Arena& out, Tm* t, Val* ty) {
+  Tm* nf = nullptr;
+  byRunningCode(w, "normal form", "by running code", kTimeBudget, {t},
+                [&](const std::vector<ETm*>& e) {
+                  nf = Readback(*this, w, out).read(eval(e[0], nullptr), ty, 0);
+                });
+  return nf;
+}
+
+bool Runtime::convertible(World& w, Tm* a, Tm* b) {
+  return byRunningCode(w, "conversion", "decided by running code", kConvertTimeBudget, {a, b},
+                       [&](const std::vector<ETm*>& e) {
+                         sameNormalForm(eval(e[0], nullptr), eval(e[1], nullptr));
+                       });
 }
 
 } // namespace thorin::rt

@@ -244,6 +244,17 @@ public:
   /// World::convertByRunning (jit/normalize.cpp).
   bool convertible(World& w, Tm* a, Tm* b);
 
+private:
+  /// The frame shared by normal forms and conversions by running code
+  /// (jit/normalize.cpp): `terms` erased and checked, one heap run within
+  /// `time` and the heap and stack budgets, `run` given the erased terms.
+  /// false: left to the evaluator, said with --jit-stats as
+  /// "jit: <what> left to the evaluator (why)"; true: "jit: <what> <done>".
+  bool byRunningCode(World& w, const char* what, const char* done, std::chrono::milliseconds time,
+                     const std::vector<Tm*>& terms,
+                     const std::function<void(const std::vector<ETm*>&)>& run);
+
+public:
   JitOptions opts;
   std::unique_ptr<Backend> backend;
   std::unique_ptr<class Baseline> baseline; // tier 1a (jit/baseline.hpp), or null
