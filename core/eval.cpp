@@ -145,6 +145,20 @@ static Val* elim(World& w, Val* f, Spine* s) {
   return f;
 }
 
+// `sp` extended by n applications, the j-th argument (with its icit) given
+// by arg(j). The cells in one allocation: the arena's pointer is read and
+// written once, not once per argument.
+template <class Arg> static Spine* appendApps(World& w, Spine* sp, size_t n, Arg arg) {
+  Spine* cells = w.scratch.array<Spine>(n);
+  uint32_t len = sp ? sp->len : 0;
+  for (size_t j = 0; j < n; ++j) {
+    auto [v, icit] = arg(j);
+    cells[j] = Spine{sp, v, Elim::App, icit, ++len};
+    sp = cells + j;
+  }
+  return sp;
+}
+
 // Applies f to several arguments at once: a curried λ consumes them without
 // allocating the intermediate closures, a neutral gets one node for all.
 static Val* vApps(World& w, Val* f, Val* const* args, const Icit* icits, size_t n) {
@@ -170,15 +184,9 @@ static Val* vApps(World& w, Val* f, Val* const* args, const Icit* icits, size_t 
         ++i;
         break;
       }
-      // (The cells in one allocation: the arena's pointer is read and
-      // written once, not once per argument.)
-      Spine* cells = w.scratch.array<Spine>(n - i);
-      uint32_t len = sp ? sp->len : 0;
-      for (Spine* c = cells; i < n; ++i, ++c) {
-        *c = Spine{sp, args[i], Elim::App, icits[i], ++len};
-        sp = c;
-      }
-      return neutral(w, f, sp);
+      return neutral(w, f, appendApps(w, sp, n - i, [&](size_t j) {
+                       return std::pair{args[i + j], icits[i + j]};
+                     }));
     }
     case VTag::Irrelevant: return f;
     default: throw std::logic_error("vApp: not a function");
@@ -326,10 +334,10 @@ static Val* applyStacked(World& w, Val* f, ArgStack& st, size_t base) {
   size_t i = st.top;
   if (i == base || f->tag == VTag::Irrelevant) return f;
   if ((f->tag == VTag::Rigid || f->tag == VTag::Flex || f->tag == VTag::Top) && !f->axiom) {
-    Spine* sp = f->sp;
-    while (i-- > base)
-      sp = snoc(w, sp, Elim::App, ArgStack::val(st.items[i]), ArgStack::icit(st.items[i]));
-    return neutral(w, f, sp);
+    return neutral(w, f, appendApps(w, f->sp, i - base, [&](size_t j) {
+                     uintptr_t x = st.items[i - 1 - j];
+                     return std::pair{ArgStack::val(x), ArgStack::icit(x)};
+                   }));
   }
   while (i-- > base) {
     uintptr_t x = st.items[i]; // (vApp may push: read before)
