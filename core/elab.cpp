@@ -354,9 +354,7 @@ Tm* Elab::filter(Cxt& c, RLam* l) {
 std::pair<Tm*, Val*> Elab::inferVar(Cxt& c, RVar* r) {
   for (Local* l = c.locals; l; l = l->prev)
     if (l->visible && l->name == r->name) {
-      Tm* t = mkTm(w_.perm, TTag::Var);
-      t->n = c.lvl - l->lvl - 1;
-      return {t, l->ty};
+      return {w_.varTm(c.lvl - l->lvl - 1), l->ty};
     }
   int32_t top = w_.resolve(r->name);
   if (top >= 0) {

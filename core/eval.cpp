@@ -781,6 +781,7 @@ Tm* quote(World& w, Arena& out, Lvl l, Val* v, QuoteOpts o) {
   }
   switch (v->tag) {
   case VTag::Rigid: {
+    if (&out == &w.perm) return quoteSpine(w, out, l, w.varTm(l - v->n - 1), v->sp, o);
     Tm* h = mk(out, TTag::Var);
     h->n = l - v->n - 1;
     return quoteSpine(w, out, l, h, v->sp, o);

@@ -11,11 +11,6 @@
 namespace thorin {
 
 namespace {
-Tm* varTm(Arena& a, Ix i) {
-  Tm* t = mkTm(a, TTag::Var);
-  t->n = i;
-  return t;
-}
 // Spine entries, oldest first.
 void spineToVec(Spine* sp, std::vector<Spine*>& out) {
   out.clear();
@@ -505,7 +500,7 @@ bool Unifier::etaExpandMeta(MetaId m, uint32_t k) {
     Tm* t = mkTm(w_.perm, TTag::Meta);
     t->n = a;
     for (uint32_t i = 0; i < k; ++i)
-      t = mkApp(w_.perm, t, varTm(w_.perm, k - i - 1), bs[i].icit);
+      t = mkApp(w_.perm, t, w_.varTm(k - i - 1), bs[i].icit);
     return t;
   };
   Span span = w_.metas[m].span;
@@ -599,15 +594,33 @@ Tm* Unifier::lams(MetaId m, const std::vector<Icit>& icits, Tm* body) {
   std::vector<Name>& names = namesBuf_;
   names.clear();
   const MetaEntry& e = w_.metas[m];
-  if (e.boundNames && e.nBound == icits.size()) names.assign(e.boundNames, e.boundNames + e.nBound);
-  for (Tm* ty = names.empty() ? w_.metaTypeTm(m) : nullptr; names.size() < icits.size();) {
-    if (ty && ty->tag == TTag::Let)
-      ty = ty->c;
-    else if (ty && ty->tag == TTag::Pi) {
+  if (e.boundNames && e.nBound <= icits.size()) names.assign(e.boundNames, e.boundNames + e.nBound);
+  bool ctxNamed = e.boundNames || e.ctxLen == 0; // names.size() == e.nBound
+  if (names.size() < icits.size() && ctxNamed && e.lazyType && !e.type && e.tyInCtx) {
+    // Applied beyond its context: the rest of the names are its type's
+    // binders, read off the value (quoting the closed type would cost more
+    // than the solution itself).
+    Val* ty = e.tyInCtx;
+    for (Lvl l = e.ctxLen; names.size() < icits.size(); ++l) {
+      ty = forceAll(w_, ty);
+      if (ty->tag != VTag::Pi) break;
       names.push_back(ty->name);
-      ty = ty->b;
-    } else {
-      names.push_back(intern("x"));
+      ty = apply(w_, ty, w_.var(l));
+    }
+  }
+  if (names.size() < icits.size()) {
+    // Otherwise from the closed type: Π (x : A) … let y = t; … → B.
+    names.clear();
+    Tm* ty = w_.metaTypeTm(m);
+    while (names.size() < icits.size()) {
+      if (ty && ty->tag == TTag::Let)
+        ty = ty->c;
+      else if (ty && ty->tag == TTag::Pi) {
+        names.push_back(ty->name);
+        ty = ty->b;
+      } else {
+        names.push_back(intern("x"));
+      }
     }
   }
   for (size_t i = icits.size(); i-- > 0;) {
@@ -664,7 +677,10 @@ bool Unifier::solve(Lvl l, Val* flex, Val* rhs) {
     ren.occ = m;
     ++w_.visitStamp;
     Tm* body = rename(ren, rhs);
-    w_.metas[m].solution = etaContract(w_.perm, lams(m, icits, body));
+    size_t n = icits.size();
+    body = etaContractBody(w_.perm, body, icits.data(), n);
+    icits.resize(n);
+    w_.metas[m].solution = lams(m, icits, body);
     return true;
   } catch (RenameFail&) {
     return false;
@@ -782,7 +798,7 @@ Tm* Unifier::renameFlex(PRen& ren, MetaId m, Spine* sp) {
         keep[i] = false;
         prune = true;
       } else {
-        tms[i] = varTm(w_.perm, ren.dom - Lvl(x) - 1);
+        tms[i] = w_.varTm(ren.dom - Lvl(x) - 1);
       }
     } else {
       tms[i] = rename(ren, a);
@@ -803,7 +819,7 @@ Tm* Unifier::projTm(PRen& ren, Lvl x, uint32_t path, uint32_t len) {
   bool extends = false;
   for (const PRen::Proj& p : ren.projs) {
     if (p.x != x || p.len < len || ((p.path ^ path) & ((1u << len) - 1))) continue;
-    if (p.len == len) return varTm(w_.perm, ren.dom - Lvl(p.dom) - 1);
+    if (p.len == len) return w_.varTm(ren.dom - Lvl(p.dom) - 1);
     extends = true;
   }
   if (!extends) return nullptr;
@@ -829,7 +845,7 @@ Tm* Unifier::renameProjVar(PRen& ren, Val* v) {
   for (uint32_t len = n; len > 0; --len)
     for (const PRen::Proj& p : ren.projs)
       if (p.x == v->n && p.len == len && ((p.path ^ path) & ((1u << len) - 1)) == 0)
-        return renameSpine(ren, varTm(w_.perm, ren.dom - Lvl(p.dom) - 1), v->sp, es[len - 1]);
+        return renameSpine(ren, w_.varTm(ren.dom - Lvl(p.dom) - 1), v->sp, es[len - 1]);
   return n == es.size() ? projTm(ren, v->n, path, n) : nullptr;
 }
 
@@ -887,7 +903,7 @@ Tm* Unifier::rename(PRen& ren, Val* v) {
       }
       throw RenameFail{};
     }
-    return renameSpine(ren, varTm(w_.perm, ren.dom - Lvl(x) - 1), v->sp);
+    return renameSpine(ren, w_.varTm(ren.dom - Lvl(x) - 1), v->sp);
   }
   case VTag::Lam: {
     Val* x = w_.var(ren.cod);
@@ -972,7 +988,7 @@ MetaId Unifier::pruneMeta(const std::vector<bool>& keep, MetaId m) {
   body->n = m2;
   uint32_t n = uint32_t(keep.size());
   for (uint32_t i = 0; i < n; ++i)
-    if (keep[i]) body = mkApp(w_.perm, body, varTm(w_.perm, n - i - 1), Icit::Expl);
+    if (keep[i]) body = mkApp(w_.perm, body, w_.varTm(n - i - 1), Icit::Expl);
   std::vector<Icit> icits(n, Icit::Expl);
   w_.metas[m].solution = lams(m, icits, body);
   return m2;
@@ -980,84 +996,77 @@ MetaId Unifier::pruneMeta(const std::vector<bool>& keep, MetaId m) {
 
 // ---------------------------------------------------------------------------
 
-// Lowers every free index ≥ cutoff by one (the variable at `cutoff` is unused).
-static Tm* strengthen(Arena& a, Tm* t, Ix cutoff) {
-  auto copy = [&](Tm* s) {
+// Lowers every free index ≥ cutoff by k (the k variables from `cutoff` on are
+// unused). Subterms without such an index are shared, not copied.
+static Tm* strengthen(Arena& a, Tm* t, Ix cutoff, Ix k) {
+  auto copyIf = [&](Tm* s, Tm* x, Tm* y, Tm* z) {
+    if (x == s->a && y == s->b && z == s->c) return s;
     Tm* c = a.make<Tm>(*s);
+    c->a = x, c->b = y, c->c = z;
     return c;
   };
   switch (t->tag) {
   case TTag::Var: {
     if (t->n < cutoff) return t;
-    Tm* c = copy(t);
-    c->n = t->n - 1;
+    Tm* c = a.make<Tm>(*t);
+    c->n = t->n - k;
     return c;
   }
   case TTag::App:
-  case TTag::Pair: {
-    Tm* c = copy(t);
-    c->a = strengthen(a, t->a, cutoff);
-    c->b = strengthen(a, t->b, cutoff);
-    return c;
-  }
+  case TTag::Pair:
+    return copyIf(t, strengthen(a, t->a, cutoff, k), strengthen(a, t->b, cutoff, k), t->c);
   case TTag::Pi:
-  case TTag::Sigma: {
-    Tm* c = copy(t);
-    c->a = strengthen(a, t->a, cutoff);
-    c->b = strengthen(a, t->b, cutoff + 1);
-    return c;
-  }
+  case TTag::Sigma:
+    return copyIf(t, strengthen(a, t->a, cutoff, k), strengthen(a, t->b, cutoff + 1, k), t->c);
   case TTag::Lam:
   case TTag::Proj1:
   case TTag::Proj2:
-  case TTag::Field: {
-    Tm* c = copy(t);
-    c->a = strengthen(a, t->a, t->tag == TTag::Lam ? cutoff + 1 : cutoff);
-    return c;
-  }
+  case TTag::Field:
+    return copyIf(t, strengthen(a, t->a, t->tag == TTag::Lam ? cutoff + 1 : cutoff, k), t->b, t->c);
   case TTag::Let:
-  case TTag::If: {
-    Tm* c = copy(t);
-    c->a = strengthen(a, t->a, cutoff);
-    c->b = strengthen(a, t->b, cutoff);
-    c->c = strengthen(a, t->c, t->tag == TTag::Let ? cutoff + 1 : cutoff);
-    return c;
-  }
+  case TTag::If:
+    return copyIf(t, strengthen(a, t->a, cutoff, k), strengthen(a, t->b, cutoff, k),
+                  strengthen(a, t->c, t->tag == TTag::Let ? cutoff + 1 : cutoff, k));
   case TTag::Arr: {
-    Tm* c = copy(t);
-    c->elems = a.array<Tm*>(t->n);
+    Tm** elems = a.array<Tm*>(t->n);
+    bool same = true;
     for (uint32_t i = 0; i < t->n; ++i)
-      c->elems[i] = strengthen(a, t->elems[i], cutoff);
+      same &= (elems[i] = strengthen(a, t->elems[i], cutoff, k)) == t->elems[i];
+    if (same) return t;
+    Tm* c = a.make<Tm>(*t);
+    c->elems = elems;
     return c;
   }
   default: return t; // closed nodes; InsertedMeta never occurs in solutions
   }
 }
 
-Tm* etaContract(Arena& a, Tm* t) {
-  // λ x₁…xₙ. f x₁…xₙ  ⇒  f   (when the xᵢ do not occur in f)
-  std::vector<Tm*> lams;
-  Tm* body = t;
-  while (body->tag == TTag::Lam) {
-    lams.push_back(body);
-    body = body->a;
-  }
-  size_t k = 0;
+Tm* etaContractBody(Arena& a, Tm* body, const Icit* icits, size_t& n) {
+  // λ x₁…xₙ. f x₁…xₙ  ⇒  f   (when the xᵢ do not occur in f); the binders
+  // are the solution's n and then the body's own leading λs.
+  std::vector<Tm*> inner;
   Tm* f = body;
-  while (k < lams.size() && f->tag == TTag::App && f->b->tag == TTag::Var && f->b->n == k &&
-         f->icit == lams[lams.size() - 1 - k]->icit) {
+  for (; f->tag == TTag::Lam; f = f->a)
+    inner.push_back(f);
+  size_t total = n + inner.size(), k = 0;
+  auto icitOf = [&](size_t j) { return j < n ? icits[j] : inner[j - n]->icit; };
+  while (k < total && f->tag == TTag::App && f->b->tag == TTag::Var && f->b->n == k &&
+         f->icit == icitOf(total - 1 - k)) {
     f = f->a;
     ++k;
   }
-  if (k == 0) return t;
+  if (k == 0) return body;
   for (Ix i = 0; i < k; ++i)
-    if (freeIn(f, i)) return t;
-  for (size_t i = 0; i < k; ++i)
-    f = strengthen(a, f, 0);
-  for (size_t i = lams.size() - k; i-- > 0;) {
-    Tm* l = a.make<Tm>(*lams[i]);
-    l->a = f;
-    f = l;
+    if (freeIn(f, i)) return body;
+  f = strengthen(a, f, 0, Ix(k));
+  if (k < inner.size()) {
+    for (size_t i = inner.size() - k; i-- > 0;) {
+      Tm* l = a.make<Tm>(*inner[i]);
+      l->a = f;
+      f = l;
+    }
+  } else {
+    n -= k - inner.size();
   }
   return f;
 }

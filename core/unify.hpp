@@ -148,7 +148,9 @@ private:
   World& w_;
 };
 
-/// `λ x₁…xₙ. body` with names taken from the meta's type, eta-contracted.
-Tm* etaContract(Arena& a, Tm* t);
+/// Eta-contracts `λ x₁…xₙ. body` (binders of the given icits) before its
+/// binders are built: returns the new body and lowers `n` to the binders
+/// left (`λ x₁…xₙ. f x₁…xₙ` ⇒ `f` when the xᵢ do not occur in f).
+Tm* etaContractBody(Arena& a, Tm* body, const Icit* icits, size_t& n);
 
 } // namespace thorin

@@ -169,6 +169,20 @@ Val* World::metaType(MetaId m) {
   return e.tyVal;
 }
 
+Tm* World::varTm(Ix i) {
+  if (i >= 4096) { // (deep contexts are rare: no need to keep those)
+    Tm* t = mkTm(perm, TTag::Var);
+    t->n = i;
+    return t;
+  }
+  while (varTms_.size() <= i) {
+    Tm& t = varTms_.emplace_back();
+    t.tag = TTag::Var;
+    t.n = Ix(varTms_.size() - 1);
+  }
+  return &varTms_[i];
+}
+
 Val* World::var(Lvl l) {
   if (varsEpoch_ != epoch) {
     vars_.clear();

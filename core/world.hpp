@@ -169,6 +169,9 @@ public:
   /// will be reused): the runtime forgets what it derived from them.
   void (*onRollback)(World& w, TopId first, void* ctx) = nullptr;
   Val* var(Lvl l);
+  /// The variable term with index i, shared: meta solutions and types are
+  /// mostly variables, and these never change once built.
+  Tm* varTm(Ix i);
 
 private:
   void refresh(TopEntry& e);
@@ -182,6 +185,7 @@ private:
   std::vector<int32_t> preludeScope_;
   std::vector<Val*> vars_;
   uint32_t varsEpoch_ = 0;
+  std::deque<Tm> varTms_; // outside `perm`: a rollback must not free them
 };
 
 } // namespace thorin

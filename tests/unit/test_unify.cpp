@@ -109,3 +109,57 @@ etaP : (p : U × U) → Eq p (p.1, p.2) = λ p. refl
   CHECK(p.ok);
   CHECK(p.err.str() == "");
 }
+
+TEST_CASE("unify: eta-contracting a solution body before its binders are built") {
+  World w;
+  auto app = [&](Tm* f, Tm* x) { return mkApp(w.perm, f, x, Icit::Expl); };
+  Tm* f = mkTm(w.perm, TTag::Top);
+  f->n = 0;
+  Icit ee[] = {Icit::Expl, Icit::Expl};
+  // λ x y. f x y  ⇒  f, no binders left
+  size_t n = 2;
+  CHECK(etaContractBody(w.perm, app(app(f, w.varTm(1)), w.varTm(0)), ee, n) == f);
+  CHECK(n == 0);
+  // λ x y. f y x: not an eta-redex
+  n = 2;
+  Tm* swapped = app(app(f, w.varTm(0)), w.varTm(1));
+  CHECK(etaContractBody(w.perm, swapped, ee, n) == swapped);
+  CHECK(n == 2);
+  // λ x y. f z y, z bound outside (index 2 under x y): only y goes, and z
+  // becomes index 1 (only that path is copied)
+  n = 2;
+  Tm* r = etaContractBody(w.perm, app(app(f, w.varTm(2)), w.varTm(0)), ee, n);
+  CHECK(n == 1);
+  REQUIRE(r->tag == TTag::App);
+  CHECK(r->a == f);
+  CHECK(r->b->tag == TTag::Var);
+  CHECK(r->b->n == 1);
+  // λ x y. f x x y: x also occurs in the head, so nothing is contracted
+  n = 2;
+  Tm* fxxy = app(app(app(f, w.varTm(1)), w.varTm(1)), w.varTm(0));
+  CHECK(etaContractBody(w.perm, fxxy, ee, n) == fxxy);
+  CHECK(n == 2);
+  // λ x. λ z. f z  (the body's own λ): contracted to λ x. f
+  n = 1;
+  Tm* lam = mkTm(w.perm, TTag::Lam);
+  lam->a = app(f, w.varTm(0));
+  CHECK(etaContractBody(w.perm, lam, ee, n) == f);
+  CHECK(n == 1);
+  // a mismatched icit stops the contraction
+  Icit ei[] = {Icit::Expl, Icit::Impl};
+  n = 2;
+  Tm* body = app(app(f, w.varTm(1)), w.varTm(0));
+  CHECK(etaContractBody(w.perm, body, ei, n) == body);
+}
+
+TEST_CASE("unify: variable terms are shared and outlive a rollback of perm") {
+  World w;
+  auto mark = w.perm.mark();
+  Tm* v3 = w.varTm(3);
+  w.perm.reset(mark);
+  (void)mkTm(w.perm, TTag::U); // reuses the released memory
+  CHECK(w.varTm(3) == v3);
+  CHECK(v3->tag == TTag::Var);
+  CHECK(v3->n == 3);
+  CHECK(w.varTm(5000)->n == 5000); // deep indices: fresh terms
+}
