@@ -175,14 +175,15 @@ public:
   Tm* read(V v, Val* ty, Lvl l) {
     Tm* result = nullptr;
     Tm** slot = &result;
-    while (!isImm(v) && obj(v)->tag == OTag::Neutral && NeuKind(obj(v)->n) == NeuKind::App) {
+    while (!isImm(v) && obj(v)->tag == OTag::Neutral &&
+           (neuKind(obj(v)) == NeuKind::App || neuKind(obj(v)) == NeuKind::VarApp)) {
       guard();
       auto* o = static_cast<NeuObj*>(obj(v));
       Val* fty;
       Tm* t = application(o, l, fty);
       *slot = t;
       slot = &t->b;
-      v = o->b;
+      v = neuArg(o);
       ty = fty->a;
     }
     *slot = readOne(v, ty, l);
@@ -250,7 +251,8 @@ private:
   // The application neutral `o` without its argument (t->b is to be filled),
   // and the type of its function part (a Π).
   Tm* application(NeuObj* o, Lvl l, Val*& fty) {
-    auto [f, ft] = neutral(o->a, l);
+    auto [f, ft] =
+        neuKind(o) == NeuKind::VarApp ? variable(neuVarAppLevel(o), l) : neutral(o->a, l);
     fty = forceAll(w_, ft);
     if (fty->tag != VTag::Pi) throw Bail{"an application of a non-function"};
     Tm* t = mkTm(out_, TTag::App);
@@ -259,22 +261,25 @@ private:
     return t;
   }
 
+  // The variable of level x: its term and its type.
+  std::pair<Tm*, Val*> variable(Lvl x, Lvl l) {
+    if (x >= l || x >= types_.size()) throw Bail{"a variable out of scope"};
+    Tm* t = mkTm(out_, TTag::Var);
+    t->n = l - x - 1;
+    return {t, types_[x]};
+  }
+
   // A neutral value: its term and its type.
   std::pair<Tm*, Val*> neutral(V v, Lvl l) {
     guard();
     auto* o = static_cast<NeuObj*>(obj(v));
-    switch (NeuKind(o->n)) {
-    case NeuKind::Var: {
-      Lvl x = Lvl(o->a);
-      if (x >= l || x >= types_.size()) throw Bail{"a variable out of scope"};
-      Tm* t = mkTm(out_, TTag::Var);
-      t->n = l - x - 1;
-      return {t, types_[x]};
-    }
-    case NeuKind::App: {
+    switch (neuKind(o)) {
+    case NeuKind::Var: return variable(Lvl(o->a), l);
+    case NeuKind::App:
+    case NeuKind::VarApp: {
       Val* fty;
       Tm* t = application(o, l, fty);
-      t->b = read(o->b, fty->a, l);
+      t->b = read(neuArg(o), fty->a, l);
       return {t, instantiate(fty, t->b, l)};
     }
     case NeuKind::Proj1:
@@ -284,7 +289,7 @@ private:
       if (pty->tag != VTag::Sigma) throw Bail{"a projection of a non-Σ"};
       Tm* t1 = mkTm(out_, TTag::Proj1);
       t1->a = p;
-      if (NeuKind(o->n) == NeuKind::Proj1) return {t1, pty->a};
+      if (neuKind(o) == NeuKind::Proj1) return {t1, pty->a};
       Tm* t2 = mkTm(out_, TTag::Proj2);
       t2->a = p;
       return {t2, instantiate(pty, t1, l)};
@@ -364,7 +369,7 @@ bool sameNormalForm(V a, V b) {
     if (x->tag != OTag::Neutral || y->tag != OTag::Neutral) throw Bail{"data"};
     auto *n = static_cast<NeuObj*>(x), *m = static_cast<NeuObj*>(y);
     if (n->n != m->n) throw Bail{"different normal forms"};
-    switch (NeuKind(n->n)) {
+    switch (neuKind(n)) {
     case NeuKind::Var:
       if (n->a != m->a) throw Bail{"different normal forms"};
       break;
@@ -374,6 +379,7 @@ bool sameNormalForm(V a, V b) {
       work.push_back({n->b, m->b, it.lvl});
       if (n->a != m->a) work.push_back({n->a, m->a, it.lvl});
       break;
+    case NeuKind::VarApp: // (the same n: the same variable)
     case NeuKind::Proj1:
     case NeuKind::Proj2: work.push_back({n->a, m->a, it.lvl}); break;
     }

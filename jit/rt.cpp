@@ -194,6 +194,19 @@ static V mkNeu(NeuKind k, V a, V b) {
 
 V mkNeuVar(uint32_t lvl) { return mkNeu(NeuKind::Var, lvl, 0); }
 
+// f a, for a neutral f.
+static V mkNeuApp(V f, V a) {
+  auto* o = static_cast<NeuObj*>(obj(f));
+  if (neuKind(o) == NeuKind::Var && o->a < (uint64_t(1) << 29)) {
+    auto* r = static_cast<NeuObj*>(alloc(sizeof(Obj) + sizeof(V)));
+    r->tag = OTag::Neutral;
+    r->n = uint32_t(NeuKind::VarApp) | uint32_t(o->a) << 3;
+    r->a = a;
+    return ofObj(r);
+  }
+  return mkNeu(NeuKind::App, f, a);
+}
+
 V proj(V p, uint32_t which) {
   if (!isImm(p) && obj(p)->tag == OTag::Neutral)
     return mkNeu(which == 1 ? NeuKind::Proj1 : NeuKind::Proj2, p, 0);
@@ -282,7 +295,7 @@ applySlow(V f, uint32_t n, const V* args);
       auto* c = static_cast<Closure*>(o);
       if (n == c->arity) return c->code(c, args);
     } else if (o->tag == OTag::Neutral && n == 1) {
-      return mkNeu(NeuKind::App, f, args[0]);
+      return mkNeuApp(f, args[0]);
     } else if (o->tag == OTag::Pap) {
       // A partial application given its missing arguments (`(n5 N s) x`).
       auto* p = static_cast<Pap*>(o);
@@ -339,7 +352,7 @@ static V applySlow(V f, uint32_t n, const V* args) {
     case OTag::Erased: return f; // a type family applied at run time
     case OTag::Neutral:
       for (uint32_t i = 0; i < n; ++i)
-        f = mkNeu(NeuKind::App, f, args[i]);
+        f = mkNeuApp(f, args[i]);
       return f;
     default: fail("internal error: applying a non-function", 0);
     }

@@ -75,11 +75,20 @@ struct ArrObj : Obj { // tag Arr: words; ArrI64: int64_t bits; ArrF64: double bi
 /// A stuck value (an accumulator, as in Coq's VM): made only when a normal
 /// form is computed by running code (Runtime::normalize). Applying or
 /// projecting a neutral value makes a bigger one; nothing else meets one.
-enum class NeuKind : uint32_t { Var, App, Proj1, Proj2 };
-struct NeuObj : Obj { // n: NeuKind
-  V a;                // Var: the de Bruijn level; App, Proj: the neutral value it extends
+/// VarApp is an application of a variable to one argument in 16 bytes
+/// instead of 24: the commonest neutral value (`s (s (s …))` of a Church
+/// numeral, ten million deep in NatConv10M, is made of nothing else).
+enum class NeuKind : uint32_t { Var, App, Proj1, Proj2, VarApp };
+struct NeuObj : Obj { // n: NeuKind, and for VarApp the variable's level above it
+  V a;                // Var: the de Bruijn level; App, Proj: the neutral value it extends;
+                      // VarApp: the argument (there is no b)
   V b;                // App: the argument
 };
+inline NeuKind neuKind(const Obj* o) { return NeuKind(o->n & 7); }
+/// VarApp: the level of the variable applied.
+inline uint32_t neuVarAppLevel(const Obj* o) { return o->n >> 3; }
+/// App or VarApp: the argument.
+inline V neuArg(const NeuObj* o) { return neuKind(o) == NeuKind::VarApp ? o->a : o->b; }
 
 inline bool isImm(V v) { return v & 1; }
 inline V imm(int64_t x) { return (uint64_t(x) << 1) | 1; }
