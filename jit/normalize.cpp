@@ -379,7 +379,18 @@ bool sameNormalForm(V a, V b) {
       work.push_back({n->b, m->b, it.lvl});
       if (n->a != m->a) work.push_back({n->a, m->a, it.lvl});
       break;
-    case NeuKind::VarApp: // (the same n: the same variable)
+    case NeuKind::VarApp: { // (the same n: the same variable)
+      // Down a chain `s (s (s …))` in a loop, without the work list.
+      V x1 = n->a, y1 = m->a;
+      while (x1 != y1 && !isImm(x1) && !isImm(y1) && obj(x1)->tag == OTag::Neutral &&
+             obj(y1)->tag == OTag::Neutral && neuKind(obj(x1)) == NeuKind::VarApp &&
+             obj(x1)->n == obj(y1)->n) {
+        x1 = static_cast<NeuObj*>(obj(x1))->a;
+        y1 = static_cast<NeuObj*>(obj(y1))->a;
+      }
+      work.push_back({x1, y1, it.lvl});
+      break;
+    }
     case NeuKind::Proj1:
     case NeuKind::Proj2: work.push_back({n->a, m->a, it.lvl}); break;
     }
