@@ -176,9 +176,10 @@ Tm* World::varTm(Ix i) {
     return t;
   }
   while (varTms_.size() <= i) {
-    Tm& t = varTms_.emplace_back();
+    Tm t;
     t.tag = TTag::Var;
-    t.n = Ix(varTms_.size() - 1);
+    t.n = Ix(varTms_.size());
+    varTms_.push_back(t);
   }
   return &varTms_[i];
 }

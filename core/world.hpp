@@ -2,7 +2,6 @@
 // the arenas that hold their terms, and transactional snapshots so that a
 // failed entry leaves no trace.
 #pragma once
-#include <deque>
 #include <memory>
 #include <string>
 #include <unordered_set>
@@ -10,6 +9,7 @@
 
 #include "arena.hpp"
 #include "source.hpp"
+#include "stable_vector.hpp"
 #include "value.hpp"
 
 namespace thorin {
@@ -86,8 +86,9 @@ public:
   Arena perm;    // terms, types, meta solutions: as long as the world lives
   Arena scratch; // values and syntax of the current entry or command
 
-  std::deque<TopEntry> tops;
-  std::deque<MetaEntry> metas; // a deque: millions of entries grow without reallocation
+  // (Stable addresses: millions of entries grow without moving.)
+  StableVector<TopEntry> tops;
+  StableVector<MetaEntry> metas;
   std::vector<std::unique_ptr<Source>> sources;
   // Positions of builtin applications (App::m = index + 1), for run-time errors.
   std::vector<Span> spans;
@@ -185,7 +186,7 @@ private:
   std::vector<int32_t> preludeScope_;
   std::vector<Val*> vars_;
   uint32_t varsEpoch_ = 0;
-  std::deque<Tm> varTms_; // outside `perm`: a rollback must not free them
+  StableVector<Tm> varTms_; // outside `perm`: a rollback must not free them
 };
 
 } // namespace thorin

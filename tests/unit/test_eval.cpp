@@ -50,3 +50,27 @@ TEST_CASE("eval: name capture is avoided when printing") {
   REQUIRE(p.ok);
   CHECK(p.nf("f") == "λ x x'. x'");
 }
+
+TEST_CASE("StableVector: elements keep their addresses; resize shrinks and grows") {
+  StableVector<int, 2> v; // blocks of 4
+  std::vector<int*> addr;
+  for (int i = 0; i < 10; ++i) {
+    v.push_back(i);
+    addr.push_back(&v[size_t(i)]);
+  }
+  for (int i = 0; i < 10; ++i) {
+    CHECK(&v[size_t(i)] == addr[size_t(i)]);
+    CHECK(v[size_t(i)] == i);
+  }
+  CHECK(v.back() == 9);
+  v.resize(3);
+  CHECK(v.size() == 3);
+  CHECK(v.back() == 2);
+  v.resize(6, 7);
+  CHECK(v.size() == 6);
+  CHECK(v[3] == 7);
+  CHECK(v[5] == 7);
+  CHECK(&v[5] == addr[5]); // (blocks are kept for regrowth)
+  v.push_back(11);
+  CHECK(v[6] == 11);
+}
