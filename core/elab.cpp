@@ -358,9 +358,7 @@ std::pair<Tm*, Val*> Elab::inferVar(Cxt& c, RVar* r) {
     }
   int32_t top = w_.resolve(r->name);
   if (top >= 0) {
-    Tm* t = mkTm(w_.perm, TTag::Top);
-    t->n = uint32_t(top);
-    return {t, w_.topType(TopId(top))};
+    return {w_.topTm(TopId(top)), w_.topType(TopId(top))};
   }
   if (r->name == names::Type) return {mkTm(w_.perm, TTag::U), vU()};
   // Suggest a close name (edit distance ≤ 2).

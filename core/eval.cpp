@@ -792,7 +792,7 @@ Tm* quote(World& w, Arena& out, Lvl l, Val* v, QuoteOpts o) {
     return quoteSpine(w, out, l, h, v->sp, o);
   }
   case VTag::Top: {
-    Tm* h = mk(out, TTag::Top);
+    Tm* h = &out == &w.perm ? w.topTm(v->n) : mk(out, TTag::Top);
     h->n = v->n;
     return quoteSpine(w, out, l, h, v->sp, o);
   }

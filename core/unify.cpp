@@ -649,7 +649,7 @@ bool Unifier::linearPattern(Lvl l, Spine* sp) {
 
 bool Unifier::solve(Lvl l, Val* flex, Val* rhs) {
   MetaId m = flex->n;
-  nonLinear_ = false;
+  nonLinear_ = notPattern_ = false;
   if (w_.frozen(m)) {
     reason = "cannot solve a metavariable of an earlier definition";
     return false;

@@ -184,6 +184,16 @@ Tm* World::varTm(Ix i) {
   return &varTms_[i];
 }
 
+Tm* World::topTm(TopId id) {
+  while (topTms_.size() <= id) {
+    Tm t;
+    t.tag = TTag::Top;
+    t.n = TopId(topTms_.size());
+    topTms_.push_back(t);
+  }
+  return &topTms_[id];
+}
+
 Val* World::var(Lvl l) {
   if (varsEpoch_ != epoch) {
     vars_.clear();

@@ -173,6 +173,9 @@ public:
   /// The variable term with index i, shared: meta solutions and types are
   /// mostly variables, and these never change once built.
   Tm* varTm(Ix i);
+  /// The term naming top-level entry `id`, shared likewise: a definition is
+  /// named ~10 times in terms and solutions for each time it is defined.
+  Tm* topTm(TopId id);
 
 private:
   void refresh(TopEntry& e);
@@ -187,6 +190,7 @@ private:
   std::vector<Val*> vars_;
   uint32_t varsEpoch_ = 0;
   StableVector<Tm> varTms_; // outside `perm`: a rollback must not free them
+  StableVector<Tm> topTms_; // (a rolled-back id is reused with the same term)
 };
 
 } // namespace thorin
