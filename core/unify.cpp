@@ -184,16 +184,16 @@ bool Unifier::go(Lvl l, Val* t, Val* u, UMode mode) {
           if (pt != pu ? pu : lt < lu) std::swap(t, u);
           if (solve(l, t, u)) return true;
           std::string r = reason;
-          bool nl = nonLinear_;
+          bool nl = nonLinear_, np = notPattern_;
           if (solve(l, u, t)) return true;
           if (reason.empty()) reason = r;
-          return (nl || nonLinear_) && postpone(l, t, u);
+          return (nl || nonLinear_ || np || notPattern_) && postpone(l, t, u, !(np || notPattern_));
         }
         bool flexIsT = t->tag == VTag::Flex;
         Val* flex = flexIsT ? t : u;
         Val* other = flexIsT ? u : t;
         if (solve(l, flex, other)) return true;
-        bool nl = nonLinear_;
+        bool nl = nonLinear_, np = notPattern_;
         flex = flexIsT ? t : u; // (solving may have collected the nursery: t, u are roots)
         other = flexIsT ? u : t;
         // `?F ≟ λ x. ?F x`, `?p ≟ (?p.1, ?p.2)`: the occurs check fails, yet
@@ -207,7 +207,7 @@ bool Unifier::go(Lvl l, Val* t, Val* u, UMode mode) {
           eta = go(l, vProj1(w_, flex), other->a, mode) && go(l, vProj2(w_, flex), other->b, mode);
         }
         if (!eta) reason = r;
-        return eta || (nl && postpone(l, flex, other));
+        return eta || ((nl || np) && postpone(l, flex, other, !np));
       }
       if (mode != UMode::Full) break;
       // The same recursive definition on equal arguments (`loop k`, `loop k`)
@@ -401,6 +401,7 @@ bool Unifier::invert(Lvl l, Spine* sp, PRen& ren, std::vector<bool>& keep, bool&
     Val* a = contractArg(l, args[i]->arg);
     if (!a) {
       reason = kNotVariables;
+      notPattern_ = true;
       return false;
     }
     Lvl x = vars[i] = a->n;
@@ -425,6 +426,7 @@ bool Unifier::invert(Lvl l, Spine* sp, PRen& ren, std::vector<bool>& keep, bool&
       path = (path << 1) | (s->kind == Elim::Proj2);
     if (len > 30) {
       reason = kNotVariables;
+      notPattern_ = true;
       return false;
     }
     linear = linear && seen[x] != 1;
@@ -582,10 +584,12 @@ void Unifier::pruneLhs(Lvl l, Val* flex, Val* rhs) {
   }
 }
 
-bool Unifier::postpone(Lvl l, Val* flex, Val* rhs) {
+bool Unifier::postpone(Lvl l, Val* flex, Val* rhs, bool prune) {
   if (!mayPostpone) return false;
-  pruneLhs(l, flex, rhs);
-  if (rhs->tag == VTag::Flex) pruneLhs(l, rhs, flex);
+  if (prune) {
+    pruneLhs(l, flex, rhs);
+    if (rhs->tag == VTag::Flex) pruneLhs(l, rhs, flex);
+  }
   postponed = true;
   return true;
 }
@@ -874,8 +878,7 @@ Tm* Unifier::rename(PRen& ren, Val* v) {
     return rename(ren, force(w_, v));
   }
   case VTag::Top: {
-    Tm* h = mkTm(w_.perm, TTag::Top);
-    h->n = v->n;
+    Tm* h = w_.topTm(v->n);
     if (!v->sp) return h;
     try {
       return renameSpine(ren, h, v->sp);

@@ -83,7 +83,7 @@ private:
   bool etaExpandMeta(MetaId m, uint32_t k);
   void freeVars(Lvl l, Val* v, std::vector<uint8_t>& fv);
   void pruneLhs(Lvl l, Val* flex, Val* rhs);
-  bool postpone(Lvl l, Val* flex, Val* rhs);
+  bool postpone(Lvl l, Val* flex, Val* rhs, bool prune = true);
   Tm* renameProjVar(PRen& ren, Val* v);
   Tm* projTm(PRen& ren, Lvl x, uint32_t path, uint32_t len);
   bool intersect(Lvl l, Val* a, Val* b);
@@ -125,7 +125,8 @@ private:
   };
   std::unordered_set<std::pair<Val*, Val*>, PairHash> proven_;
   bool provenEqual(Val* a, Val* b) const { return !proven_.empty() && proven_.count({a, b}); }
-  bool nonLinear_ = false; // the last solve failed on a variable repeated in the spine
+  bool nonLinear_ = false;  // the last solve failed on a variable repeated in the spine
+  bool notPattern_ = false; // … on an argument that is not a variable (`?f 3 ≟ 4`)
   // Long conversions of closed terms (see convertClosed).
   bool convertClosed(Lvl l, Val* t, Val* u, UMode m);
   struct LazyBudgetOut {};
