@@ -1,5 +1,6 @@
 #include "unify.hpp"
 
+#include "axiom.hpp"
 #include "literal.hpp"
 
 #include <algorithm>
@@ -40,6 +41,22 @@ static bool litEqual(Val* t, Val* u) {
   case LitKind::Str: return litStr(t->big) == litStr(u->big);
   default: return t->bits == u->bits;
   }
+}
+
+// `x + k` or `k + x` (Nat addition, k a small literal): x, with k set; else
+// nullptr.
+static Val* natOffset(World& w, Val* v, uint64_t& k) {
+  if (v->tag != VTag::Top || !v->axiom || w.tops[v->n].axiom->name != "%core.nat.add")
+    return nullptr;
+  Spine* sp = v->sp;
+  if (!sp || sp->len != 2 || sp->kind != Elim::App || sp->prev->kind != Elim::App) return nullptr;
+  Val* x = force(w, sp->prev->arg);
+  Val* c = force(w, sp->arg);
+  auto small = [](Val* y) { return y->tag == VTag::Lit && LitKind(y->n) == LitKind::Nat; };
+  if (!small(c)) std::swap(x, c);
+  if (!small(c)) return nullptr;
+  k = c->bits;
+  return x;
 }
 
 // Does the spine pass the same value twice (`n + n`, `nd t t`)? Short spines
@@ -234,6 +251,26 @@ bool Unifier::go(Lvl l, Val* t, Val* u, UMode mode) {
     }
 
     if (t->tag == VTag::Top || u->tag == VTag::Top) {
+      // `x + 3 ≟ y + 1` is `x + 2 ≟ y` (Agda: suc ?x ≟ suc (suc (suc y))
+      // gives ?x := suc (suc y), where comparing the arguments of + side by
+      // side would solve ?x := y and then fail on 3 ≟ 1).
+      if (mode != UMode::Flex && t->tag == VTag::Top && u->tag == VTag::Top && t->n == u->n) {
+        uint64_t j, k;
+        Val* x = natOffset(w_, t, j);
+        Val* y = x ? natOffset(w_, u, k) : nullptr;
+        if (y && j != k) {
+          uint64_t m = std::min(j, k);
+          auto plus = [&](Val* head, Val* z, uint64_t c) {
+            return c ? vApp(w_, vApp(w_, head, z, Icit::Expl), vLit(w_, LitKind::Nat, c),
+                            Icit::Expl)
+                     : z;
+          };
+          Val* add = w_.topHead(t->n);
+          t = plus(add, x, j - m);
+          u = plus(add, y, k - m);
+          continue;
+        }
+      }
       if (t->tag == VTag::Top && u->tag == VTag::Top && t->n == u->n) {
         if (mode == UMode::Flex) return goSp(l, t->sp, u->sp, UMode::Flex);
         // Rigid: same head — try the spines without unfolding, then unfold.
@@ -342,6 +379,17 @@ bool Unifier::go(Lvl l, Val* t, Val* u, UMode mode) {
       u = vProj2(w_, u);
       continue;
     }
+    // Successors of literals, as Agda's `suc ?n ≟ 3`: x + k ≟ c is x ≟ c - k,
+    // and false if c < k (`head v3` on `Vec (?n + 1) A` against `Vec 3 A`).
+    uint64_t k;
+    if (u->tag == VTag::Lit) std::swap(t, u);
+    if (t->tag == VTag::Lit && LitKind(t->n) == LitKind::Nat)
+      if (Val* x = natOffset(w_, u, k)) {
+        if (t->bits < k) return false;
+        t = vLit(w_, LitKind::Nat, t->bits - k);
+        u = x;
+        continue;
+      }
     return false;
   }
 }
