@@ -19,7 +19,8 @@ struct Diagnostic {
 /// Thrown by the parser and elaborator; caught per top-level entry.
 struct Error : std::exception {
   std::vector<Diagnostic> diags;
-  bool incomplete = false; // a parse error at end of input: the REPL reads more lines
+  bool incomplete = false;       // a parse error at end of input: the REPL reads more lines
+  bool awaitsDefinition = false; // incomplete: a signature `f : A` without `= …`
   explicit Error(Diagnostic d) { diags.push_back(std::move(d)); }
   explicit Error(std::vector<Diagnostic> ds) : diags(std::move(ds)) {}
   const char* what() const noexcept override { return diags.front().message.c_str(); }

@@ -26,7 +26,9 @@ void Parser::unexpected(const char* expected, std::string note) {
   Error e(
       Diagnostic{span(t.begin, t.end), fmt::format("expected {}, found {}", expected, found), {}});
   if (!note.empty()) e.diags.back().notes.push_back(std::move(note));
-  e.incomplete = t.kind == Tok::Eof && inputContinues();
+  e.incomplete =
+      t.kind == Tok::Eof && (!inFile_ || lexer_.atEnd()) && (inputContinues() || signatureAtEnd_);
+  e.awaitsDefinition = e.incomplete && signatureAtEnd_ && !inputContinues();
   throw e;
 }
 
@@ -160,10 +162,12 @@ void Parser::definition(Entry& out) {
       out.kind = EntryKind::Signature; // Agda style: its definition is the next entry
       return;
     }
+    signatureAtEnd_ = out.ty && at(Tok::Eof); // (the REPL reads on: `= …` or `f = …`)
     unexpected(out.ty ? "'=' and the definition" : "':' or '='");
   }
   out.def = term();
-  if (out.filter || out.filterAlways) attachFilter(out.def, out.filter, out.filterAlways, out.filterSpan);
+  if (out.filter || out.filterAlways)
+    attachFilter(out.def, out.filter, out.filterAlways, out.filterSpan);
 }
 
 void attachFilter(Raw* body, Raw* filter, bool always, Span where) {
@@ -174,8 +178,7 @@ void attachFilter(Raw* body, Raw* filter, bool always, Span where) {
     if (l->filter || l->filterAlways) break;
     last = l;
   }
-  if (!last && body->kind == RKind::Lam)
-    fail(where, "this definition's λ has a filter already");
+  if (!last && body->kind == RKind::Lam) fail(where, "this definition's λ has a filter already");
   if (!last)
     fail(where, "a filter is about parameters, but this definition's body is not a λ",
          {"write it as `name @(…) : A = λ x … . body`"});
@@ -184,7 +187,8 @@ void attachFilter(Raw* body, Raw* filter, bool always, Span where) {
 }
 
 bool Parser::atOp(std::string_view op) const {
-  return at(Tok::Op) && std::string_view(src_.text).substr(peek().begin, peek().end - peek().begin) == op;
+  return at(Tok::Op) &&
+         std::string_view(src_.text).substr(peek().begin, peek().end - peek().begin) == op;
 }
 
 // `@(e)`: specialize calls for which e holds; `@` alone: always.
@@ -220,7 +224,9 @@ void Parser::directive(Entry& out) {
     }
     if (out.path.empty()) fail(span(d.begin, d.end), "expected a file name after .import");
   } else if (name == ".check" || name == ".nf" || name == ".eval") {
-    out.kind = name == ".check" ? EntryKind::Check : name == ".nf" ? EntryKind::Nf : EntryKind::Eval;
+    out.kind = name == ".check" ? EntryKind::Check
+               : name == ".nf"  ? EntryKind::Nf
+                                : EntryKind::Eval;
     out.def = term();
   } else if (name == ".ax") {
     out.kind = EntryKind::Postulate;
@@ -240,7 +246,8 @@ void Parser::checkDepth() {
   char probe;
   if (&probe < gStackLimit) [[unlikely]] {
     const Token& t = peek();
-    throw Error(Diagnostic{span(t.begin, t.end), "this expression is nested too deeply to parse",
+    throw Error(Diagnostic{span(t.begin, t.end),
+                           "this expression is nested too deeply to parse",
                            {"THORIN_STACK_MB raises the limit"}});
   }
 }
@@ -287,8 +294,9 @@ Raw* Parser::operators(int minPrec) {
     r->lhs = lhs;
     r->rhs = rhs;
     lhs = r;
-    if (p == 3 && at(Tok::Op) && operatorPrecedence(std::string_view(src_.text).substr(
-                                     peek().begin, peek().end - peek().begin)) == 3)
+    if (p == 3 && at(Tok::Op) &&
+        operatorPrecedence(
+            std::string_view(src_.text).substr(peek().begin, peek().end - peek().begin)) == 3)
       fail(span(peek().begin, peek().end), "comparisons do not chain",
            {"add parentheses: (a < b) && (b < c)"});
   }

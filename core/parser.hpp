@@ -82,7 +82,8 @@ private:
   std::vector<Token> toks_;
   size_t pos_ = 0;
   std::unordered_set<size_t> notTelescope_; // token positions where tryTelescope failed
-  bool inFile_ = false; // parsing a file entry (vs. a REPL input)
+  bool inFile_ = false;                     // parsing a file entry (vs. a REPL input)
+  bool signatureAtEnd_ = false;             // REPL: `f : A` alone, its definition may follow
 };
 
 } // namespace thorin

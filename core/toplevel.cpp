@@ -542,7 +542,7 @@ void TopLevel::showQuery(Raw* r, Show what) {
   }
 }
 
-bool TopLevel::replInput(const std::string& text, bool* incomplete) {
+bool TopLevel::replInput(const std::string& text, bool* incomplete, bool* awaitsDefinition) {
   auto snap = w_.snapshot();
   const Source* src = interactiveSource("<interactive>", text);
   Arena syntax(16 * 1024);
@@ -553,6 +553,7 @@ bool TopLevel::replInput(const std::string& text, bool* incomplete) {
   } catch (Error& err) {
     if (incomplete && err.incomplete) {
       *incomplete = true;
+      if (awaitsDefinition) *awaitsDefinition = err.awaitsDefinition;
     } else {
       printError(err);
     }
@@ -571,7 +572,7 @@ bool TopLevel::replInput(const std::string& text, bool* incomplete) {
   return ok;
 }
 
-bool TopLevel::replBlock(const std::string& text) {
+bool TopLevel::replBlock(const std::string& text, bool* incomplete) {
   // Several entries under the layout rule, as in a file; all or nothing.
   auto snap = w_.snapshot();
   const Source* src = interactiveSource("<interactive>", text);
@@ -584,7 +585,15 @@ bool TopLevel::replBlock(const std::string& text) {
     try {
       more = parser.next(e);
     } catch (Error& err) {
-      printError(err);
+      if (incomplete && err.incomplete)
+        *incomplete = true;
+      else
+        printError(err);
+      w_.rollback(snap);
+      return false;
+    }
+    if (!more && signature && incomplete) { // (its definition is yet to come)
+      *incomplete = true;
       w_.rollback(snap);
       return false;
     }

@@ -108,10 +108,12 @@ public:
   bool loadSource(const std::string& path, std::string text, const std::string& canon,
                   bool prelude = false);
   /// Elaborates one REPL input (definition, directive or expression).
-  bool replInput(const std::string& text, bool* incomplete = nullptr);
+  /// `awaitsDefinition`: incomplete, and only its `= …` is missing.
+  bool replInput(const std::string& text, bool* incomplete = nullptr,
+                 bool* awaitsDefinition = nullptr);
   /// Elaborates a `:{ … :}` block: several entries under the layout rule,
   /// kept all together or not at all.
-  bool replBlock(const std::string& text);
+  bool replBlock(const std::string& text, bool* incomplete = nullptr);
 
   /// Elaborates an expression typed by the user; prints its normal form
   /// and/or type. Used by `:type` / `:nf` and by plain expressions.

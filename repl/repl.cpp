@@ -6,6 +6,7 @@
 #include "watch.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -58,6 +59,15 @@ const std::vector<Repl::Command> Repl::commands_ = {
     {"quit", "", "leave thorin (also Ctrl-D)", &Repl::cmdQuit},
     {"q", "", "", &Repl::cmdQuit},
 };
+
+// The name an entry starts with (`f` of `f : A` and of `f = t`).
+static std::string_view firstWord(std::string_view s) {
+  size_t e = 0;
+  while (e < s.size() && !std::isspace(static_cast<unsigned char>(s[e])) && s[e] != ':' &&
+         s[e] != '=')
+    ++e;
+  return s.substr(0, e);
+}
 
 static std::string trim(const std::string& s) {
   size_t b = s.find_first_not_of(" \t\r\n");
@@ -132,13 +142,14 @@ void Repl::run(LineEditor& ed) {
   const char* prompt = "> ";
   const char* more = "| ";
   while (!quit_) {
-    out_.flush(); // (piped: a watcher or a test waits for the output)
-    auto line = ed.read(prompt);
+    out_.flush();                          // (piped: a watcher or a test waits for the output)
+    bool readAhead = pending_.has_value(); // (counted when it was read)
+    auto line = readAhead ? std::exchange(pending_, std::nullopt) : ed.read(prompt);
     if (!line) {
       if (ed.interactive()) out_ << "\n";
       break;
     }
-    s_.top().setInputLine(++lines_);
+    s_.top().setInputLine(readAhead ? lines_ : ++lines_);
     std::string input = *line;
     if (trim(input) == ":{") { // explicit multi-line block, as in GHCi
       input.clear();
@@ -171,21 +182,38 @@ void Repl::run(LineEditor& ed) {
       continue;
     }
     // Read continuation lines while the input is incomplete (open brackets,
-    // a trailing `=` or `→`, …); an empty line ends the input.
+    // a trailing `=` or `→`, a signature without its definition, …); an
+    // empty line ends the input. A continuation line in column 0 starts the
+    // next entry, as in a file: `f : A` then `f = …` (Agda's layout).
+    bool entries = false;
+    auto run = [&](bool* incomplete, bool* awaitsDefinition) {
+      return entries ? s_.top().replBlock(input + "\n", incomplete)
+                     : s_.top().replInput(input, incomplete, awaitsDefinition);
+    };
     while (true) {
-      bool incomplete = false;
+      bool incomplete = false, awaitsDefinition = false;
       gInterrupt.store(false);
       Timer t;
       s_.touched();
-      s_.top().replInput(input, &incomplete);
+      run(&incomplete, &awaitsDefinition);
       if (!incomplete) {
         timed("took", t.seconds());
         break;
       }
       auto l = ed.read(more);
       if (l) ++lines_;
+      bool col0 = l && !trim(*l).empty() && !std::isspace(static_cast<unsigned char>((*l)[0]));
+      if (awaitsDefinition && col0 && !trim(*l).starts_with(":")) {
+        if (firstWord(*l) == firstWord(input)) {
+          entries = true; // `f : A`, then `f = …`
+        } else {          // something else: the signature stays incomplete
+          run(nullptr, nullptr);
+          pending_ = *l;
+          break;
+        }
+      }
       if (!l || trim(*l).empty() || trim(*l).starts_with(":")) {
-        s_.top().replInput(input); // reports why the input is incomplete
+        run(nullptr, nullptr); // reports why the input is incomplete
         if (l && trim(*l).starts_with(":")) {
           ed.remember(*l);
           s_.top().setInputLine(lines_);

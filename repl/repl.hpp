@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <iosfwd>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -35,6 +36,7 @@ public:
   };
 
 private:
+  std::optional<std::string> pending_; // a line read ahead that starts the next input
   void cmdLoad(const std::string& a);
   void cmdReload(const std::string& a);
   void cmdType(const std::string& a);
