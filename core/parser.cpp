@@ -335,8 +335,15 @@ Raw* Parser::lambda() {
         Name y = binderName();
         bs.push_back({y, {Icit::Impl, x, span(nb, ne)}, nullptr, yb, prevEnd()});
       } else {
+        // `{A B}` and `{A B : U}` bind several, as `(A B : U)` does.
+        std::vector<std::pair<Name, std::pair<uint32_t, uint32_t>>> xs{{x, {nb, ne}}};
+        while (at(Tok::Ident) || at(Tok::Hole)) {
+          Token t = advance();
+          xs.push_back({ident(t), {t.begin, t.end}});
+        }
         Raw* ty = accept(Tok::Colon) ? term() : nullptr;
-        bs.push_back({x, {Icit::Impl, {}, {}}, ty, nb, ne});
+        for (auto& [y, s] : xs)
+          bs.push_back({y, {Icit::Impl, {}, {}}, ty, s.first, s.second});
       }
       expect(Tok::RBrace, "'}'");
     } else if (accept(Tok::LParen)) {
@@ -600,7 +607,9 @@ Raw* Parser::atom() {
   case Tok::Op: {
     if (!atOp("?")) unexpected("a term");
     advance();
-    Token x = expect(Tok::Ident, "a parameter after '?'");
+    if (!at(Tok::Ident)) // (`?x` is a filter's "is x known"; Agda's hole is `?`)
+      unexpected("a parameter after '?'", "a hole (a term to be inferred) is written `_`");
+    Token x = advance();
     auto* k = node<RKnown>(RKind::Known, span(t.begin, x.end));
     k->name = ident(x);
     r = k;
