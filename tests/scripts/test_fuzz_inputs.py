@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
 """Robustness: thousands of randomly damaged programs (fixed seed) must each
 end with exit 0 or 1 and a clean message — never a crash, a sanitizer report,
-an internal error or a hang."""
+an internal error, or a hang that Ctrl-C does not end."""
 import glob
 import os
 import random
+import signal
 import subprocess
 import sys
 import tempfile
@@ -59,14 +60,27 @@ def main():
             # exit 2 (a located run-time error) is then allowed too.
             run = n % 4 == 3
             cmd = [thorin, "run", "--jit=eager", "m.thorin"] if run else [thorin, "check", "m.thorin"]
+            # A damaged program may loop for good (`walk xs i` where it was
+            # `walk xs (i + 1)`): as at the prompt, Ctrl-C must then stop it
+            # with a located "interrupted" error.
+            p = subprocess.Popen(cmd, cwd=d, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
             try:
-                p = subprocess.run(cmd, cwd=d, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                                   timeout=60)
+                raw, _ = p.communicate(timeout=20)
             except subprocess.TimeoutExpired:
-                print(f"case {n}: timeout\n---\n{text}\n---")
-                bad += 1
-                continue
-            out = p.stdout.decode("utf-8", "replace")
+                p.send_signal(signal.SIGINT)
+                try:
+                    raw, _ = p.communicate(timeout=20)
+                except subprocess.TimeoutExpired:
+                    p.kill()
+                    p.communicate()
+                    print(f"case {n}: still running 20 s after Ctrl-C\n---\n{text}\n---")
+                    bad += 1
+                    continue
+                if ": error: interrupted" not in raw.decode("utf-8", "replace"):
+                    print(f"case {n}: Ctrl-C without an 'interrupted' error\n---\n{text}\n---")
+                    bad += 1
+                    continue
+            out = raw.decode("utf-8", "replace")
             ok = (0, 1, 2) if run else (0, 1)
             if p.returncode not in ok or "internal error" in out or "runtime error" in out \
                     or "Sanitizer" in out:
