@@ -59,6 +59,31 @@ static Val* natOffset(World& w, Val* v, uint64_t& k) {
   return x;
 }
 
+// The top-level entry of axiom `name` in scope (-1: none).
+static int32_t axiomTop(World& w, std::string_view name) {
+  for (TopId id = TopId(w.tops.size()); id-- > 0;)
+    if (w.tops[id].axiom && w.tops[id].axiom->name == name && !w.tops[id].retired)
+      return int32_t(id);
+  return -1;
+}
+
+// What a value is made by, as far as telling the branches of a natElim apart
+// goes: Π, Σ, U, a literal, a postulate (or an axiom without computation
+// rules), a variable bound below level l; 0: not known — a stuck computation
+// (a recursive call, natElim on a variable) may still become anything.
+static uint64_t headKey(World& w, Val* v, Lvl l) {
+  v = forceAll(w, v);
+  switch (v->tag) {
+  case VTag::Pi: return 1;
+  case VTag::Sigma: return 2;
+  case VTag::U: return 3;
+  case VTag::Lit: return (uint64_t(4) << 32) | v->n;
+  case VTag::Top: return v->axiom || w.tops[v->n].def ? 0 : (uint64_t(5) << 32) | v->n;
+  case VTag::Rigid: return v->n < l ? (uint64_t(6) << 32) | v->n : 0;
+  default: return 0;
+  }
+}
+
 // Does the spine pass the same value twice (`n + n`, `nd t t`)? Short spines
 // only: a meta applied to its whole context is not worth the search.
 static bool repeatsArg(Spine* s) {
@@ -303,6 +328,27 @@ bool Unifier::go(Lvl l, Val* t, Val* u, UMode mode) {
       // Only postulates remain at the heads: compare structurally below.
     }
 
+    // A type computed by natElim on an unknown number, against a type only
+    // one of its branches makes: the number is zero or a successor.
+    if (invertNatElim(l, t, u) || invertNatElim(l, u, t)) {
+      Val* t2 = forceAll(w_, t);
+      Val* u2 = forceAll(w_, u);
+      if (t2 == t && u2 == u) return false;
+      t = t2;
+      u = u2;
+      continue;
+    }
+    // Successors of literals, as Agda's `suc ?n ≟ 3`: x + k ≟ c is x ≟ c - k,
+    // and false if c < k (`head v3` on `Vec (?n + 1) A` against `Vec 3 A`).
+    uint64_t k;
+    if (u->tag == VTag::Lit) std::swap(t, u);
+    if (t->tag == VTag::Lit && LitKind(t->n) == LitKind::Nat)
+      if (Val* x = natOffset(w_, u, k)) {
+        if (t->bits < k) return false;
+        t = vLit(w_, LitKind::Nat, t->bits - k);
+        u = x;
+        continue;
+      }
     Val* x;
     // Both sides are binders: continue with their bodies on a fresh variable.
     auto underBinder = [&] {
@@ -379,17 +425,6 @@ bool Unifier::go(Lvl l, Val* t, Val* u, UMode mode) {
       u = vProj2(w_, u);
       continue;
     }
-    // Successors of literals, as Agda's `suc ?n ≟ 3`: x + k ≟ c is x ≟ c - k,
-    // and false if c < k (`head v3` on `Vec (?n + 1) A` against `Vec 3 A`).
-    uint64_t k;
-    if (u->tag == VTag::Lit) std::swap(t, u);
-    if (t->tag == VTag::Lit && LitKind(t->n) == LitKind::Nat)
-      if (Val* x = natOffset(w_, u, k)) {
-        if (t->bits < k) return false;
-        t = vLit(w_, LitKind::Nat, t->bits - k);
-        u = x;
-        continue;
-      }
     return false;
   }
 }
@@ -1026,6 +1061,50 @@ Tm* Unifier::pruneTy(const std::vector<bool>& keep, Val* ty) {
     ty = apply(w_, ty, x);
   }
   return piOver(w_.perm, kept, rename(ren, ty));
+}
+
+// natElim P z s (?m xs) ≟ rhs, where z and s x r have different heads and
+// rhs has one of them: ?m := λ xs. 0, or ?m := λ xs. ?k xs + 1 for a fresh ?k.
+// Agda inverts constructor-headed functions so (`Vec ?n A ≟ A × Vec 2 A`
+// for `Vec (suc n) A = A × Vec n A`). True if ?m was solved.
+bool Unifier::invertNatElim(Lvl l, Val* elim, Val* rhs) {
+  if (elim->tag != VTag::Top || !elim->axiom || w_.tops[elim->n].axiom->name != "%core.nat.elim" ||
+      !elim->sp || elim->sp->len != 4)
+    return false;
+  Val* args[4];
+  for (Spine* s = elim->sp; s; s = s->prev) {
+    if (s->kind != Elim::App) return false;
+    args[s->len - 1] = s->arg;
+  }
+  Val* n = force(w_, args[3]);
+  if (n->tag != VTag::Flex || w_.frozen(n->n)) return false;
+  uint64_t zero = headKey(w_, args[1], l);
+  uint64_t succ =
+      headKey(w_, vApp(w_, vApp(w_, args[2], w_.var(l), Icit::Expl), w_.var(l + 1), Icit::Expl), l);
+  uint64_t want = headKey(w_, rhs, l);
+  if (!zero || !succ || zero == succ || (want != zero && want != succ)) return false;
+  if (want == zero) return go(l, n, vLit(w_, LitKind::Nat, 0), UMode::Rigid);
+  int32_t add = axiomTop(w_, "%core.nat.add");
+  if (add < 0) return false;
+  // ?m := λ xs. ?k xs + 1, with ?k of ?m's type (as pruneMeta builds it).
+  MetaId m = n->n;
+  uint32_t len = 0;
+  for (Spine* s = n->sp; s; s = s->prev) {
+    if (s->kind != Elim::App) return false;
+    ++len;
+  }
+  std::vector<bool> keep(len, true);
+  MetaEntry& old = w_.metas[m];
+  MetaId k = newMeta(w_, pruneTy(keep, w_.metaType(m)), len, old.span, old.origin);
+  Tm* body = mkTm(w_.perm, TTag::Meta);
+  body->n = k;
+  for (uint32_t i = 0; i < len; ++i)
+    body = mkApp(w_.perm, body, w_.varTm(len - i - 1), Icit::Expl);
+  body = mkApp(w_.perm, mkApp(w_.perm, w_.topTm(TopId(add)), body, Icit::Expl),
+               tmOfLit(w_.perm, vLit(w_, LitKind::Nat, 1)), Icit::Expl);
+  std::vector<Icit> icits(len, Icit::Expl);
+  w_.metas[m].solution = lams(m, icits, body);
+  return true;
 }
 
 MetaId Unifier::pruneMeta(const std::vector<bool>& keep, MetaId m) {
