@@ -73,9 +73,20 @@ static Val* normalizeAxiom(World& w, Val* v) {
   return r;
 }
 
+// At construction, an axiom application folds at once only if no argument
+// needs unfolding (a definition, a call, another pending axiom application):
+// otherwise it stays as it is until something forces it, so that an operator
+// on an unused value (`let y = loop 0 * 2; 0`) does not run the loop, as lazy
+// evaluation would not.
 static Val* axiomApp(World& w, Val* v) {
-  if (v->axiom) [[unlikely]]
-    if (Val* r = normalizeAxiom(w, v)) return r;
+  if (v->axiom != 1 || !v->sp) [[likely]]
+    return v;
+  for (Spine* s = v->sp; s; s = s->prev)
+    if (s->kind == Elim::App) {
+      Val* a = force(w, s->arg);
+      if (a->tag == VTag::Top && (a->axiom == 1 || (!a->axiom && w.tops[a->n].def))) return v;
+    }
+  if (Val* r = normalizeAxiom(w, v)) return r;
   return v;
 }
 
