@@ -83,9 +83,19 @@ static bool readFile(const std::string& path, std::string& out) {
   }
   std::ifstream in(path, std::ios::binary);
   if (!in) return false;
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  out = std::move(ss).str();
+  // In pieces, up to 1 GiB (positions in a source are 32 bits): /dev/zero or
+  // a runaway generated file is an error, not an allocation that fails.
+  constexpr size_t kMax = size_t(1) << 30;
+  out.clear();
+  char buf[1 << 16];
+  while (in.read(buf, sizeof buf) || in.gcount() > 0) {
+    out.append(buf, size_t(in.gcount()));
+    if (out.size() > kMax) {
+      out.clear();
+      errno = EFBIG;
+      return false;
+    }
+  }
   return true;
 }
 

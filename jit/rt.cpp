@@ -153,6 +153,7 @@ void toNatMpz(V v, mpz_t out) {
 bool natIsSmall(V v) { return isImm(v); }
 
 V ofStr(std::string_view s) {
+  if (s.size() > UINT32_MAX) fail("a string of 4 GiB or more (the limit of a String's length)", 0);
   auto* o = static_cast<StrObj*>(alloc(sizeof(StrObj) + s.size()));
   o->tag = OTag::Str;
   o->n = uint32_t(s.size());

@@ -436,41 +436,52 @@ static const std::string* axiomName(World& w, Val* v) {
 
 // Prints a run-time value by its (elaboration-time) type.
 std::string Runtime::show(V v, Val* ty) {
+  std::string out;
+  showInto(out, v, ty);
+  return out;
+}
+
+// (Into one buffer: nested arrays or pairs a hundred thousand deep print in
+// linear time; guard(): deeper than the stack allows is a located error.)
+void Runtime::showInto(std::string& out, V v, Val* ty) {
+  guard();
   World& w = *w_;
   Val* f = forceAll(w, ty);
   if (const std::string* n = axiomName(w, f)) {
-    if (*n == "%core.Nat") return showNat(v);
-    if (*n == "%core.I64") return std::to_string(toI64(v));
-    if (*n == "%core.F64") return showF64(toF64(v));
-    if (*n == "%core.Bool") return immVal(v) ? "true" : "false";
-    if (*n == "%core.Unit") return "tt";
-    if (*n == "%core.Idx") return showNat(v); // (the Nat representation)
-    if (*n == "%core.String") return quoteString(toStr(v));
+    if (*n == "%core.Nat") return void(out += showNat(v));
+    if (*n == "%core.I64") return void(out += std::to_string(toI64(v)));
+    if (*n == "%core.F64") return void(out += showF64(toF64(v)));
+    if (*n == "%core.Bool") return void(out += immVal(v) ? "true" : "false");
+    if (*n == "%core.Unit") return void(out += "tt");
+    if (*n == "%core.Idx") return void(out += showNat(v)); // (the Nat representation)
+    if (*n == "%core.String") return void(out += quoteString(toStr(v)));
     if (*n == "%core.Array" && f->sp && f->sp->len == 2) {
       auto* a = static_cast<ArrObj*>(obj(v));
-      std::string s = "[";
+      out += "[";
       for (uint32_t i = 0; i < a->n; ++i) {
-        if (i) s += ", ";
-        s += show(arrElem(a, i), f->sp->arg);
+        if (i) out += ", ";
+        showInto(out, arrElem(a, i), f->sp->arg);
       }
-      return s + "]";
+      return void(out += "]");
     }
   }
   if (f->tag == VTag::Sigma) { // (a, b, c) = (a, (b, c))
-    std::string s = "(";
+    out += "(";
     while (f->tag == VTag::Sigma) {
       auto* p = static_cast<PairObj*>(obj(v));
-      s += show(p->a, f->a) + ", ";
+      showInto(out, p->a, f->a);
+      out += ", ";
       // The rest's type may depend on the first component: instantiate it
       // with an unknown (only its head matters for printing).
       f = forceAll(w, apply(w, f, vUnused()));
       v = p->b;
     }
-    return s + show(v, f) + ")";
+    showInto(out, v, f);
+    return void(out += ")");
   }
-  if (f->tag == VTag::Pi) return "<function>";
-  if (f->tag == VTag::U) return "<type>";
-  return "<value>";
+  if (f->tag == VTag::Pi) return void(out += "<function>");
+  if (f->tag == VTag::U) return void(out += "<type>");
+  out += "<value>";
 }
 
 void Runtime::useWorld(World& w) {

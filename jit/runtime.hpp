@@ -267,6 +267,7 @@ public:
 
 private:
   std::string show(V v, Val* ty);
+  void showInto(std::string& out, V v, Val* ty);
   void requestCompile(TopId id);
   void installCompiled(TopId id, Code c);
   /// Gives `id` baseline code if it can have it; true if it runs it now.

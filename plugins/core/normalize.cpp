@@ -203,13 +203,11 @@ Val* arrBuild(World& w, Val* const* a) { // {A} n f
   return v;
 }
 Val* arrGet(World&, Val* const* a) { // {A} {n} arr i
-  if (a[2]->tag != VTag::Arr || !isLit(a[3], LitKind::Idx) || a[3]->bits >= a[2]->n)
-    return nullptr;
+  if (a[2]->tag != VTag::Arr || !isLit(a[3], LitKind::Idx) || a[3]->bits >= a[2]->n) return nullptr;
   return a[2]->elems[a[3]->bits];
 }
 Val* arrSet(World& w, Val* const* a) { // {A} {n} arr i x
-  if (a[2]->tag != VTag::Arr || !isLit(a[3], LitKind::Idx) || a[3]->bits >= a[2]->n)
-    return nullptr;
+  if (a[2]->tag != VTag::Arr || !isLit(a[3], LitKind::Idx) || a[3]->bits >= a[2]->n) return nullptr;
   Val* v = mkVal(w, VTag::Arr);
   v->n = a[2]->n;
   v->elems = w.perm.array<Val*>(v->n);
@@ -247,6 +245,9 @@ Val* strCat(World& w, Val* const* a) {
   if (!isLit(a[0], LitKind::Str) || !isLit(a[1], LitKind::Str)) return nullptr;
   if (litStr(a[0]->big).empty()) return a[1];
   if (litStr(a[1]->big).empty()) return a[0];
+  // (A literal's length is 32 bits: a longer one stays `strCat x y`, and
+  // running it is the runtime's located error.)
+  if (litStr(a[0]->big).size() + litStr(a[1]->big).size() > UINT32_MAX) return nullptr;
   return vStr(w, std::string(litStr(a[0]->big)) + std::string(litStr(a[1]->big)));
 }
 Val* natToString(World& w, Val* const* a) {

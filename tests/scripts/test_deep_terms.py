@@ -69,6 +69,28 @@ def main():
     if code != 1 or out != want:
         print(out)
         failures += 1
+
+    # Printing a run-time value nested 100,000 deep (pairs nested to the left,
+    # arrays in arrays): printed in full, in linear time; with a tiny stack, a
+    # located error (it used to overflow the stack: a crash, found by fuzzing).
+    nested = ("W : Nat → U = natElim (λ _. U) Nat (λ _ r. r × Nat)\n"
+              "mk : (n : Nat) → W n = λ n. natElim W 0 (λ k r. (r, k)) n\n"
+              "A : Nat → U = natElim (λ _. U) Nat (λ _ r. Array 1 r)\n"
+              "arr : (n : Nat) → A n = λ n. natElim A 7 (λ k r. [r]) n\n")
+    k = 20000 if sanitized else 100000  # (sanitizers' stack frames are bigger)
+    for expr, head, tail in ((f"mk {k}", "(" * k + "0, 0), 1), ", f", {k - 1})"),
+                             (f"arr {k}", "[" * k + "7]", "]]")):
+        code, out = run(thorin, nested + f".eval {expr}\n")
+        print(f".eval {expr}: exit {code}, {len(out)} characters")
+        if code != 0 or not out.startswith(head) or not out.endswith(tail + "\n"):
+            print(out[:300], "…", out[-300:])
+            failures += 1
+        deeper = expr.replace(str(k), "1000000")
+        code, out = run(thorin, nested + f".eval {deeper}\n", {"THORIN_STACK_MB": "16"})
+        print(f".eval {deeper} with a 16 MB stack: exit {code}")
+        if code != 1 or not out.startswith("deep.thorin:5:7: error: the program recursed too deeply") or "THORIN_STACK_MB" not in out:
+            print(out[:600])
+            failures += 1
     return 1 if failures else 0
 
 
