@@ -275,27 +275,15 @@ bool Unifier::go(Lvl l, Val* t, Val* u, UMode mode) {
       }
     }
 
-    if (t->tag == VTag::Top || u->tag == VTag::Top) {
-      // `x + 3 ≟ y + 1` is `x + 2 ≟ y` (Agda: suc ?x ≟ suc (suc (suc y))
-      // gives ?x := suc (suc y), where comparing the arguments of + side by
-      // side would solve ?x := y and then fail on 3 ≟ 1).
-      if (mode != UMode::Flex && t->tag == VTag::Top && u->tag == VTag::Top && t->n == u->n) {
-        uint64_t j, k;
-        Val* x = natOffset(w_, t, j);
-        Val* y = x ? natOffset(w_, u, k) : nullptr;
-        if (y && j != k) {
-          uint64_t m = std::min(j, k);
-          auto plus = [&](Val* head, Val* z, uint64_t c) {
-            return c ? vApp(w_, vApp(w_, head, z, Icit::Expl), vLit(w_, LitKind::Nat, c),
-                            Icit::Expl)
-                     : z;
-          };
-          Val* add = w_.topHead(t->n);
-          t = plus(add, x, j - m);
-          u = plus(add, y, k - m);
-          continue;
-        }
+    // (Out of line: the hot loop stays small.)
+    if (mode != UMode::Flex &&
+        ((t->tag == VTag::Top && t->axiom) || (u->tag == VTag::Top && u->axiom))) [[unlikely]] {
+      if (int r = natRules(l, t, u)) {
+        if (r < 0) return false;
+        continue;
       }
+    }
+    if (t->tag == VTag::Top || u->tag == VTag::Top) {
       if (t->tag == VTag::Top && u->tag == VTag::Top && t->n == u->n) {
         if (mode == UMode::Flex) return goSp(l, t->sp, u->sp, UMode::Flex);
         // Rigid: same head — try the spines without unfolding, then unfold.
@@ -328,27 +316,6 @@ bool Unifier::go(Lvl l, Val* t, Val* u, UMode mode) {
       // Only postulates remain at the heads: compare structurally below.
     }
 
-    // A type computed by natElim on an unknown number, against a type only
-    // one of its branches makes: the number is zero or a successor.
-    if (invertNatElim(l, t, u) || invertNatElim(l, u, t)) {
-      Val* t2 = forceAll(w_, t);
-      Val* u2 = forceAll(w_, u);
-      if (t2 == t && u2 == u) return false;
-      t = t2;
-      u = u2;
-      continue;
-    }
-    // Successors of literals, as Agda's `suc ?n ≟ 3`: x + k ≟ c is x ≟ c - k,
-    // and false if c < k (`head v3` on `Vec (?n + 1) A` against `Vec 3 A`).
-    uint64_t k;
-    if (u->tag == VTag::Lit) std::swap(t, u);
-    if (t->tag == VTag::Lit && LitKind(t->n) == LitKind::Nat)
-      if (Val* x = natOffset(w_, u, k)) {
-        if (t->bits < k) return false;
-        t = vLit(w_, LitKind::Nat, t->bits - k);
-        u = x;
-        continue;
-      }
     Val* x;
     // Both sides are binders: continue with their bodies on a fresh variable.
     auto underBinder = [&] {
@@ -1061,6 +1028,51 @@ Tm* Unifier::pruneTy(const std::vector<bool>& keep, Val* ty) {
     ty = apply(w_, ty, x);
   }
   return piOver(w_.perm, kept, rename(ren, ty));
+}
+
+// Rules of Nat arithmetic, as Agda's unifier has them for suc: 1 — go on
+// with the new t and u, -1 — not equal, 0 — none applies.
+int Unifier::natRules(Lvl l, Val*& t, Val*& u) {
+  // `x + 3 ≟ y + 1` is `x + 2 ≟ y` (Agda: suc ?x ≟ suc (suc (suc y)) gives
+  // ?x := suc (suc y), where comparing the arguments of + side by side would
+  // solve ?x := y and then fail on 3 ≟ 1).
+  uint64_t j, k;
+  if (t->tag == VTag::Top && u->tag == VTag::Top && t->n == u->n) {
+    Val* x = natOffset(w_, t, j);
+    Val* y = x ? natOffset(w_, u, k) : nullptr;
+    if (y && j != k) {
+      uint64_t m = std::min(j, k);
+      Val* add = w_.topHead(t->n);
+      auto plus = [&](Val* z, uint64_t c) {
+        return c ? vApp(w_, vApp(w_, add, z, Icit::Expl), vLit(w_, LitKind::Nat, c), Icit::Expl)
+                 : z;
+      };
+      t = plus(x, j - m);
+      u = plus(y, k - m);
+      return 1;
+    }
+  }
+  // Successors of literals, as Agda's `suc ?n ≟ 3`: x + k ≟ c is x ≟ c - k,
+  // and not equal if c < k.
+  Val* lit = t->tag == VTag::Lit ? t : u->tag == VTag::Lit ? u : nullptr;
+  if (lit && LitKind(lit->n) == LitKind::Nat)
+    if (Val* x = natOffset(w_, lit == t ? u : t, k)) {
+      if (lit->bits < k) return -1;
+      t = vLit(w_, LitKind::Nat, lit->bits - k);
+      u = x;
+      return 1;
+    }
+  // A type computed by natElim on an unknown number, against a type only one
+  // of its branches makes: the number is zero or a successor.
+  if (invertNatElim(l, t, u) || invertNatElim(l, u, t)) {
+    Val* t2 = forceAll(w_, t);
+    Val* u2 = forceAll(w_, u);
+    if (t2 == t && u2 == u) return -1;
+    t = t2;
+    u = u2;
+    return 1;
+  }
+  return 0;
 }
 
 // natElim P z s (?m xs) ≟ rhs, where z and s x r have different heads and

@@ -88,6 +88,7 @@ private:
   Tm* projTm(PRen& ren, Lvl x, uint32_t path, uint32_t len);
   bool intersect(Lvl l, Val* a, Val* b);
   bool invertNatElim(Lvl l, Val* elim, Val* rhs);
+  [[gnu::noinline]] int natRules(Lvl l, Val*& t, Val*& u);
   Tm* rename(PRen& ren, Val* v);
   Tm* renameSpine(PRen& ren, Tm* head, Spine* sp, Spine* stop = nullptr);
   Tm* renameFlex(PRen& ren, MetaId m, Spine* sp);
