@@ -90,6 +90,20 @@ static Val* axiomApp(World& w, Val* v) {
   return v;
 }
 
+Val* natOffset(World& w, Val* v, uint64_t& k) {
+  if (v->tag != VTag::Top || !v->axiom || w.tops[v->n].axiom->name != "%core.nat.add")
+    return nullptr;
+  Spine* sp = v->sp;
+  if (!sp || sp->len != 2 || sp->kind != Elim::App || sp->prev->kind != Elim::App) return nullptr;
+  Val* x = forceAll(w, sp->prev->arg);
+  Val* c = forceAll(w, sp->arg);
+  auto small = [](Val* y) { return y->tag == VTag::Lit && LitKind(y->n) == LitKind::Nat; };
+  if (!small(c)) std::swap(x, c);
+  if (!small(c)) return nullptr;
+  k = c->bits;
+  return x;
+}
+
 static Val* envAt(Env* e, Ix i) {
   while (i--)
     e = e->prev;

@@ -24,6 +24,9 @@ bool stuckOnIfForced(World& w, Val* v);
 // checking are neither metas nor definitions, and a call costs more than
 // the test.)
 
+/// `x + k` or `k + x` (Nat addition, k a small literal, both forced): x,
+/// with k set; else nullptr.
+Val* natOffset(World& w, Val* v, uint64_t& k);
 /// Unfolds solved metas at the head.
 inline Val* force(World& w, Val* v) { return v->tag == VTag::Flex ? forceHead(w, v) : v; }
 /// Unfolds solved metas and top-level definitions at the head.

@@ -11,18 +11,7 @@
 namespace thorin {
 namespace {
 
-enum Prec {
-  PLet = 0,
-  PPi,
-  PSigma,
-  POr,
-  PAnd,
-  PCmp,
-  PAdd,
-  PMul,
-  PApp,
-  PAtom
-};
+enum Prec { PLet = 0, PPi, PSigma, POr, PAnd, PCmp, PAdd, PMul, PApp, PAtom };
 
 // The printer's level of an operator (the parser's precedence, shifted).
 static int infixPrec(std::string_view s) { return POr - 1 + operatorPrecedence(s); }
@@ -449,9 +438,7 @@ struct RawPrinter {
       close(prec > p);
       break;
     }
-    case RKind::Known:
-      out += "?" + std::string(str(static_cast<const RKnown*>(r)->name));
-      break;
+    case RKind::Known: out += "?" + std::string(str(static_cast<const RKnown*>(r)->name)); break;
     case RKind::Ann: {
       auto* an = static_cast<const RAnn*>(r);
       out += '(';

@@ -24,7 +24,8 @@ TopLevel::Reuse TopLevel::keepEntry(const Entry& e, const Source* src, uint32_t 
   OldFile& of = it->second;
   auto m = of.byText.find(std::string_view(src->text).substr(begin, e.span.end - begin));
   if (m == of.byText.end()) return Reuse::NewText;
-  auto idx = std::find_if(m->second.begin(), m->second.end(), [&](uint32_t i) { return !of.taken[i]; });
+  auto idx =
+      std::find_if(m->second.begin(), m->second.end(), [&](uint32_t i) { return !of.taken[i]; });
   if (idx == m->second.end()) return Reuse::NewText;
   of.taken[*idx] = true;
   const EntryRecord& o = of.rec->entries[*idx];
@@ -38,8 +39,15 @@ TopLevel::Reuse TopLevel::keepEntry(const Entry& e, const Source* src, uint32_t 
   r.end = e.span.end;
   if (src != of.rec->src || begin != o.begin) {
     // The text moved (lines above it changed): move its positions along.
-    Move mv{TopId(o.id), w_.tops[o.id].span, o.spansBegin, o.spansEnd, of.rec->src, o.begin,
-            o.end,       src,                 int64_t(begin) - int64_t(o.begin)};
+    Move mv{TopId(o.id),
+            w_.tops[o.id].span,
+            o.spansBegin,
+            o.spansEnd,
+            of.rec->src,
+            o.begin,
+            o.end,
+            src,
+            int64_t(begin) - int64_t(o.begin)};
     auto shift = [&](Span& s) {
       s = Span{src, uint32_t(s.begin + mv.delta), uint32_t(s.end + mv.delta)};
     };
@@ -201,8 +209,9 @@ std::string ReloadReport::summary(const std::vector<std::string>& files) const {
   if (full)
     what = fmt::format("re-checked all {} definitions in {}", total, formatSeconds(seconds));
   else
-    what = fmt::format("{}{}re-checked {} of {} definitions in {}", what.empty() ? "no changes" : what,
-                       "; ", rechecked, total, formatSeconds(seconds));
+    what =
+        fmt::format("{}{}re-checked {} of {} definitions in {}", what.empty() ? "no changes" : what,
+                    "; ", rechecked, total, formatSeconds(seconds));
   return fmt::format("reloaded {}: {}", fmt::join(files, ", "), what);
 }
 

@@ -90,7 +90,8 @@ ReloadReport Session::reload(bool full) {
     ~Restore() { o.rdbuf(b); }
   } restore{out_, saved};
   ReloadReport rep;
-  full = full || pristine_ || top_->records().empty() || usedBytes() > liveBytes_ + liveBytes_ / 2 + (512 << 10);
+  full = full || pristine_ || top_->records().empty() ||
+         usedBytes() > liveBytes_ + liveBytes_ / 2 + (512 << 10);
   if (full) {
     Timer t;
     rep.full = true;

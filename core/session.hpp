@@ -40,7 +40,7 @@ private:
   std::unique_ptr<TopLevel> top_;
   std::vector<std::string> files_;
   bool pristine_ = true; // the world holds only the prelude
-  size_t liveBytes_ = 0;  // memory of the world after its last full load
+  size_t liveBytes_ = 0; // memory of the world after its last full load
   size_t usedBytes() const;
 };
 

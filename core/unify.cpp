@@ -43,22 +43,6 @@ static bool litEqual(Val* t, Val* u) {
   }
 }
 
-// `x + k` or `k + x` (Nat addition, k a small literal): x, with k set; else
-// nullptr.
-static Val* natOffset(World& w, Val* v, uint64_t& k) {
-  if (v->tag != VTag::Top || !v->axiom || w.tops[v->n].axiom->name != "%core.nat.add")
-    return nullptr;
-  Spine* sp = v->sp;
-  if (!sp || sp->len != 2 || sp->kind != Elim::App || sp->prev->kind != Elim::App) return nullptr;
-  Val* x = force(w, sp->prev->arg);
-  Val* c = force(w, sp->arg);
-  auto small = [](Val* y) { return y->tag == VTag::Lit && LitKind(y->n) == LitKind::Nat; };
-  if (!small(c)) std::swap(x, c);
-  if (!small(c)) return nullptr;
-  k = c->bits;
-  return x;
-}
-
 // The top-level entry of axiom `name` in scope (-1: none).
 static int32_t axiomTop(World& w, std::string_view name) {
   for (TopId id = TopId(w.tops.size()); id-- > 0;)

@@ -175,23 +175,20 @@ Tm* World::varTm(Ix i) {
     t->n = i;
     return t;
   }
-  while (varTms_.size() <= i) {
-    Tm t;
-    t.tag = TTag::Var;
-    t.n = Ix(varTms_.size());
-    varTms_.push_back(t);
-  }
-  return &varTms_[i];
+  return sharedLeaf(varTms_, TTag::Var, i);
 }
 
-Tm* World::topTm(TopId id) {
-  while (topTms_.size() <= id) {
+Tm* World::topTm(TopId id) { return sharedLeaf(topTms_, TTag::Top, id); }
+
+// The leaf term (tag, n) of a table that holds one for each n up to the largest asked.
+Tm* World::sharedLeaf(StableVector<Tm>& table, TTag tag, uint32_t n) {
+  while (table.size() <= n) {
     Tm t;
-    t.tag = TTag::Top;
-    t.n = TopId(topTms_.size());
-    topTms_.push_back(t);
+    t.tag = tag;
+    t.n = uint32_t(table.size());
+    table.push_back(t);
   }
-  return &topTms_[id];
+  return &table[n];
 }
 
 Val* World::var(Lvl l) {

@@ -178,6 +178,7 @@ public:
   Tm* topTm(TopId id);
 
 private:
+  static Tm* sharedLeaf(StableVector<Tm>& table, TTag tag, uint32_t n);
   void refresh(TopEntry& e);
   void refresh(MetaEntry& e);
   std::vector<int32_t> topByName_;

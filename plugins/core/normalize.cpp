@@ -266,17 +266,12 @@ Val* axiomHead(World& w, std::string_view name) {
 
 // x + k or k + x with k ≥ 1 a literal: x + (k - 1), the predecessor.
 Val* predOfSum(World& w, Val* n) {
-  if (n->tag != VTag::Top || !n->axiom || w.tops[n->n].axiom->name != "%core.nat.add")
-    return nullptr;
-  Spine* sp = n->sp;
-  if (!sp || sp->len != 2 || sp->kind != Elim::App || sp->prev->kind != Elim::App) return nullptr;
-  Val* x = forceAll(w, sp->prev->arg);
-  Val* k = forceAll(w, sp->arg);
-  if (!isLit(k, LitKind::Nat)) std::swap(x, k);
-  if (!isLit(k, LitKind::Nat) || k->bits == 0) return nullptr;
-  if (k->bits == 1) return x;
+  uint64_t k;
+  Val* x = natOffset(w, n, k);
+  if (!x || k == 0) return nullptr;
+  if (k == 1) return x;
   Val* add = w.topHead(n->n);
-  return vApp(w, vApp(w, add, x, Icit::Expl), vLit(w, LitKind::Nat, k->bits - 1), Icit::Expl);
+  return vApp(w, vApp(w, add, x, Icit::Expl), vLit(w, LitKind::Nat, k - 1), Icit::Expl);
 }
 
 Val* natElim(World& w, Val* const* a) { // P z s n
