@@ -48,13 +48,20 @@ Val* Elab::instantiate(Cxt& c, Val* closure, Tm* arg) {
   return apply(w_, closure, evalIn(c, arg));
 }
 
+// A local that lookups can find, or the nearest older one.
+static Local* named(Local* l) {
+  return !l || (l->visible && l->name != names::underscore) ? l : l->namedPrev;
+}
+
 Cxt Elab::bind(const Cxt& c, Name x, Val* ty, bool visible) {
   Local* l = w_.scratch.make<Local>(c.locals, x, ty, c.lvl, false, visible, nullptr);
+  l->namedPrev = named(c.locals);
   return Cxt{extend(w_, c.env, w_.var(c.lvl)), c.lvl + 1, l};
 }
 
 Cxt Elab::define(const Cxt& c, Name x, Tm* def, Val* vdef, Val* ty) {
   Local* l = w_.scratch.make<Local>(c.locals, x, ty, c.lvl, true, true, def);
+  l->namedPrev = named(c.locals);
   return Cxt{extend(w_, c.env, vdef), c.lvl + 1, l};
 }
 
@@ -352,10 +359,8 @@ Tm* Elab::filter(Cxt& c, RLam* l) {
 }
 
 std::pair<Tm*, Val*> Elab::inferVar(Cxt& c, RVar* r) {
-  for (Local* l = c.locals; l; l = l->prev)
-    if (l->visible && l->name == r->name) {
-      return {w_.varTm(c.lvl - l->lvl - 1), l->ty};
-    }
+  for (Local* l = named(c.locals); l; l = l->namedPrev)
+    if (l->name == r->name) return {w_.varTm(c.lvl - l->lvl - 1), l->ty};
   int32_t top = w_.resolve(r->name);
   if (top >= 0) {
     return {w_.topTm(TopId(top)), w_.topType(TopId(top))};

@@ -22,6 +22,10 @@ struct Local {
   const uint8_t* mask = nullptr;    // bound/defined mask of the context ending here
   const Name* boundNames = nullptr; // names of the bound variables, oldest first
   uint32_t nBound = 0;
+  // The nearest older local a name can find (visible, not `_`): looking a
+  // name up skips the binders of `A × B × …` and `A → B → …`, which would
+  // otherwise make a chain of them quadratic.
+  Local* namedPrev = nullptr;
 };
 
 struct Cxt {
