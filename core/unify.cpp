@@ -43,14 +43,6 @@ static bool litEqual(Val* t, Val* u) {
   }
 }
 
-// The top-level entry of axiom `name` in scope (-1: none).
-static int32_t axiomTop(World& w, std::string_view name) {
-  for (TopId id = TopId(w.tops.size()); id-- > 0;)
-    if (w.tops[id].axiom && w.tops[id].axiom->name == name && !w.tops[id].retired)
-      return int32_t(id);
-  return -1;
-}
-
 // What a value is made by, as far as telling the branches of a natElim apart
 // goes: Π, Σ, U, a literal, a postulate (or an axiom without computation
 // rules), a variable bound below level l; 0: not known — a stuck computation
@@ -1080,7 +1072,7 @@ bool Unifier::invertNatElim(Lvl l, Val* elim, Val* rhs) {
   uint64_t want = headKey(w_, rhs, l);
   if (!zero || !succ || zero == succ || (want != zero && want != succ)) return false;
   if (want == zero) return go(l, n, vLit(w_, LitKind::Nat, 0), UMode::Rigid);
-  int32_t add = axiomTop(w_, "%core.nat.add");
+  int32_t add = w_.axiomEntry("%core.nat.add");
   if (add < 0) return false;
   // ?m := λ xs. ?k xs + 1, with ?k of ?m's type (as pruneMeta builds it).
   MetaId m = n->n;

@@ -178,6 +178,12 @@ Tm* World::varTm(Ix i) {
   return sharedLeaf(varTms_, TTag::Var, i);
 }
 
+int32_t World::axiomEntry(std::string_view name) const {
+  for (TopId id = TopId(tops.size()); id-- > 0;)
+    if (tops[id].axiom && tops[id].axiom->name == name && !tops[id].retired) return int32_t(id);
+  return -1;
+}
+
 Tm* World::topTm(TopId id) { return sharedLeaf(topTms_, TTag::Top, id); }
 
 // The leaf term (tag, n) of a table that holds one for each n up to the largest asked.

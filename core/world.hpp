@@ -176,6 +176,8 @@ public:
   /// The term naming top-level entry `id`, shared likewise: a definition is
   /// named ~10 times in terms and solutions for each time it is defined.
   Tm* topTm(TopId id);
+  /// The entry in scope that declares axiom `name` (-1: none).
+  int32_t axiomEntry(std::string_view name) const;
 
 private:
   static Tm* sharedLeaf(StableVector<Tm>& table, TTag tag, uint32_t n);

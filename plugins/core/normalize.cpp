@@ -258,10 +258,8 @@ Val* natToString(World& w, Val* const* a) {
 // Eliminators ---------------------------------------------------------------
 // The value of the declaration of axiom `name` (nullptr if none is in scope).
 Val* axiomHead(World& w, std::string_view name) {
-  const AxiomDef* def = AxiomRegistry::get().find(name);
-  for (TopId id = TopId(w.tops.size()); id-- > 0;)
-    if (w.tops[id].axiom == def && !w.tops[id].retired) return w.topHead(id);
-  return nullptr;
+  int32_t id = w.axiomEntry(name);
+  return id < 0 ? nullptr : w.topHead(TopId(id));
 }
 
 // x + k or k + x with k ≥ 1 a literal: x + (k - 1), the predecessor.
