@@ -55,9 +55,11 @@ Files of K programs, and the checks:
   called by one: a module gets code for all its functions or none), so the
   test cannot silently stop exercising the tier.
 A file where a mode disagrees with the reference is shrunk (programs, then
-definitions and .evals, while the same two modes still disagree) and the
-smallest failing file is printed with all outputs. Exit status 1 on any
-failure.
+definitions and .evals, while the same two modes still disagree; for at
+most SHRINK_BUDGET seconds) and the smallest failing file is printed with
+all outputs. A run over RUN_TIMEOUT is reported as such, unshrunk. Under
+the sanitizers (`thorin --version` says so) the hot files' long .evals
+take a quarter of the steps. Exit status 1 on any failure.
 """
 import argparse
 import concurrent.futures
@@ -79,6 +81,7 @@ EDGES = [0, 1, -1, 2, -2, I64_MAX, I64_MIN, I64_MAX - 1, I64_MIN + 1,
 FUEL_BOUND, LOOP_BOUND, DEEP_BOUND = 5, 300, 200   # counters at call sites inside programs
 EVAL_BUDGET = 150_000        # model steps (nodes of the bodies entered) per `.eval`
 HOT_STEPS = 1_200_000_000    # the same, estimated, for the long `.eval`s ending a hot file
+SANITIZED_SLOWDOWN = 4       # a sanitized build interprets the hot files ~5x slower: fewer steps
 STACK_DEPTH = 100_000_000    # the stack files' recursion
 
 MODES = {
@@ -89,7 +92,9 @@ MODES = {
 }
 STACK_MODES = ["off", "baseline"]
 STACK_ENV = {"THORIN_STACK_MB": "32"}
-RUN_TIMEOUT = 60              # seconds per run (the slowest, a hot file interpreted, takes ~8)
+RUN_TIMEOUT = 60              # seconds per run (the slowest, a hot file interpreted, takes ~8;
+                              # under the sanitizers, with a quarter of the steps, ~10)
+SHRINK_BUDGET = 300           # seconds of shrinking per failing file; then the smallest so far
 
 
 # ---------------------------------------------------------------- programs
@@ -624,7 +629,7 @@ def generate(a, rng):
     # zero, then a long run of each driver.
     for k in range(a.hot):
         chunk = [gen_program(rng, next(fresh), divisions="safe") for _ in range(a.per_file)]
-        tail = [p.long_eval(rng, HOT_STEPS // len(chunk)) for p in chunk]
+        tail = [p.long_eval(rng, a.hot_steps // len(chunk)) for p in chunk]
         groups = [p.entries() for p in chunk] + [tail]
         cases.insert(k, Case(f"hot_{k}", chunk, groups, list(MODES), tail=True))
     # Error files: three new programs, then an ordinary program whose error
@@ -736,12 +741,22 @@ def check(runner, case, text, res):
               + (f" and exit 2 with '{case.error[0]}'" if case.error else " and exit 0"))
         show_outputs(text, {"off": res["off"]})
         return False
+    slow = [m for m in res if res[m][0] == "timeout"]
+    if slow:
+        # Not shrunk: every part of the file may time out again.
+        print(f"==== {case.name}: {', '.join('--jit=' + m for m in slow)} took over {RUN_TIMEOUT} s")
+        show_outputs(text, res)
+        return False
     print(f"==== {case.name}: {', '.join('--jit=' + m for m in bad)} disagree with --jit=off")
     # Shrinking: runs of part of the file, in the two modes; one that takes
-    # far longer than the whole file interpreted has gone wrong.
+    # far longer than the whole file interpreted has gone wrong. Past the
+    # budget, every candidate counts as passing, so ddmin ends at once.
     pair, timeout = ["off", bad[0]], min(RUN_TIMEOUT, 5 + 2 * res["off"][4])
+    deadline = time.monotonic() + SHRINK_BUDGET
 
     def still_fails(entries):
+        if time.monotonic() > deadline:
+            return False
         return bool(differing(runner.run(case, entries, pair, timeout)[1]))
     if not still_fails(case.entries()):
         print("(not again in a second run: the first run's outputs follow)")
@@ -750,7 +765,8 @@ def check(runner, case, text, res):
     groups = shrink(case.groups, lambda gs: still_fails([e for g in gs for e in g]))
     entries = shrink([e for g in groups for e in g], still_fails)
     text, small = runner.run(case, entries, case.modes, timeout)
-    print(f"smallest failing file: {len(entries)} of {len(case.entries())} definitions and .evals")
+    print(f"smallest failing file{' (shrinking ran out of time)' if time.monotonic() > deadline else ''}: "
+          f"{len(entries)} of {len(case.entries())} definitions and .evals")
     show_outputs(text, small)
     return False
 
@@ -783,6 +799,8 @@ def main():
     ap.add_argument("--keep", help="write the files into this directory and keep them")
     a = ap.parse_args()
     t0 = time.monotonic()
+    version = subprocess.run([a.thorin, "--version"], stdout=subprocess.PIPE).stdout.decode()
+    a.hot_steps = HOT_STEPS // (SANITIZED_SLOWDOWN if "sanitizers" in version else 1)
 
     # The model recurses as deep as the programs: a thread with a large stack.
     sys.setrecursionlimit(1_000_000)
