@@ -1,5 +1,7 @@
 #include "lexer.hpp"
 
+#include <array>
+
 #include "diagnostic.hpp"
 
 namespace thorin {
@@ -71,9 +73,20 @@ static bool isSymbolicUnicode(uint32_t cp) {
          cp == 0x00A0 /* nbsp */ || cp == 0xFFFD;
 }
 
+// ASCII characters by class: bit 1, may start an identifier; bit 2, may
+// continue one. (A table: identifiers are most of a program's text.)
+static constexpr auto kAsciiClass = [] {
+  std::array<uint8_t, 128> t{};
+  for (int c = 0; c < 128; ++c) {
+    bool letter = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+    t[c] = uint8_t((letter ? 1 : 0) | (letter || (c >= '0' && c <= '9') || c == '\'' ? 2 : 0));
+  }
+  return t;
+}();
+
 bool Lexer::identStart(uint32_t pos) const {
   auto c = static_cast<unsigned char>(text_[pos]);
-  if (c < 0x80) return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+  if (c < 0x80) return kAsciiClass[c] & 1;
   uint32_t len;
   return !isSymbolicUnicode(decode(pos, len));
 }
@@ -81,10 +94,24 @@ bool Lexer::identStart(uint32_t pos) const {
 bool Lexer::identChar(uint32_t pos, uint32_t& len) const {
   auto c = static_cast<unsigned char>(text_[pos]);
   len = 1;
-  if (c < 0x80)
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
-           c == '\'';
+  if (c < 0x80) return kAsciiClass[c] & 2;
   return !isSymbolicUnicode(decode(pos, len));
+}
+
+// The end of the identifier characters from pos: ASCII in a tight loop.
+uint32_t Lexer::identEnd(uint32_t pos) const {
+  const auto* p = reinterpret_cast<const unsigned char*>(text_.data());
+  uint32_t n = uint32_t(text_.size()), len;
+  while (pos < n) {
+    if (p[pos] < 0x80) {
+      if (!(kAsciiClass[p[pos]] & 2)) break;
+      ++pos;
+    } else {
+      if (!identChar(pos, len)) break;
+      pos += len;
+    }
+  }
+  return pos;
 }
 
 static bool isOpChar(char c) {
@@ -183,10 +210,7 @@ Token Lexer::lex() {
   unsigned char c = static_cast<unsigned char>(text_[pos_]);
   // Directives: `.name` in column 0.
   if (c == '.' && col0 && pos_ + 1 < text_.size() && identStart(pos_ + 1)) {
-    ++pos_;
-    uint32_t len;
-    while (pos_ < text_.size() && identChar(pos_, len))
-      pos_ += len;
+    pos_ = identEnd(pos_ + 1);
     if (text_.substr(b, pos_ - b) == ".import") afterImport_ = true;
     return tok(Tok::Directive);
   }
@@ -241,12 +265,10 @@ Token Lexer::lex() {
       pos_ += len;
     return tok(Tok::AxiomName);
   }
-  if (identStart(pos_)) {
-    uint32_t len;
-    decode(pos_, len);
-    pos_ += len;
-    while (pos_ < text_.size() && identChar(pos_, len))
-      pos_ += len;
+  if (c < 0x80 ? kAsciiClass[c] & 1 : identStart(pos_)) {
+    uint32_t len = 1;
+    if (c >= 0x80) decode(pos_, len);
+    pos_ = identEnd(pos_ + len);
     std::string_view s = text_.substr(b, pos_ - b);
     if (s == "_") return tok(Tok::Hole);
     if (s == "let") return tok(Tok::Let);

@@ -73,6 +73,7 @@ private:
   uint32_t decode(uint32_t pos, uint32_t& len) const;
   bool identStart(uint32_t pos) const;
   bool identChar(uint32_t pos, uint32_t& len) const;
+  uint32_t identEnd(uint32_t pos) const;
 
   const Source& src_;
   std::string_view text_;

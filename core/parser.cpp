@@ -69,8 +69,7 @@ Token Parser::expect(Tok k, const char* what) {
 
 bool Parser::next(Entry& out) {
   if (!lexer_.nextEntry(toks_)) return false;
-  pos_ = 0;
-  notTelescope_.clear();
+  startEntry();
   inFile_ = true;
   if (!toks_[0].col0)
     fail(span(toks_[0].begin, toks_[0].end),
@@ -82,8 +81,7 @@ bool Parser::next(Entry& out) {
 
 void Parser::replInput(Entry& out) {
   toks_ = lexer_.all();
-  pos_ = 0;
-  notTelescope_.clear();
+  startEntry();
   if (at(Tok::Eof)) {
     out = Entry{};
     out.kind = EntryKind::Other;
@@ -94,11 +92,18 @@ void Parser::replInput(Entry& out) {
 
 Raw* Parser::wholeTerm() {
   toks_ = lexer_.all();
-  pos_ = 0;
-  notTelescope_.clear();
+  startEntry();
   Raw* t = term();
   if (!at(Tok::Eof)) unexpected("end of input");
   return t;
+}
+
+void Parser::startEntry() {
+  pos_ = 0;
+  notTelescope_.assign(toks_.size(), 0);
+  binders_.clear();
+  teleNames_.clear();
+  groups_.clear();
 }
 
 void Parser::finishEntry() {
@@ -305,13 +310,8 @@ Raw* Parser::operators(int minPrec) {
 
 Raw* Parser::lambda() {
   uint32_t b = advance().begin;
-  struct Binder {
-    Name x;
-    ArgInfo info;
-    Raw* ty;
-    uint32_t begin, end;
-  };
-  std::vector<Binder> bs;
+  size_t base = binders_.size(); // this λ's binders: binders_[base..]
+  auto nBinders = [&] { return binders_.size() - base; };
   auto binderName = [&] {
     return ident(at(Tok::Hole) ? advance() : expect(Tok::Ident, "a binder name"));
   };
@@ -319,13 +319,13 @@ Raw* Parser::lambda() {
   bool always = false;
   while (!at(Tok::Dot)) {
     uint32_t bb = peek().begin;
-    if (!bs.empty() && filter(filt, always)) {
+    if (nBinders() && filter(filt, always)) {
       if (!at(Tok::Dot)) unexpected("'.' after the filter");
       break;
     }
     if (at(Tok::Ident) || at(Tok::Hole)) {
       Token t = advance();
-      bs.push_back({ident(t), {}, nullptr, t.begin, t.end});
+      binders_.push_back({ident(t), {}, nullptr, t.begin, t.end});
     } else if (accept(Tok::LBrace)) {
       uint32_t nb = peek().begin;
       Name x = binderName();
@@ -333,7 +333,7 @@ Raw* Parser::lambda() {
       if (accept(Tok::Eq)) {
         uint32_t yb = peek().begin;
         Name y = binderName();
-        bs.push_back({y, {Icit::Impl, x, span(nb, ne)}, nullptr, yb, prevEnd()});
+        binders_.push_back({y, {Icit::Impl, x, span(nb, ne)}, nullptr, yb, prevEnd()});
       } else {
         // `{A B}` and `{A B : U}` bind several, as `(A B : U)` does.
         std::vector<std::pair<Name, std::pair<uint32_t, uint32_t>>> xs{{x, {nb, ne}}};
@@ -343,7 +343,7 @@ Raw* Parser::lambda() {
         }
         Raw* ty = accept(Tok::Colon) ? term() : nullptr;
         for (auto& [y, s] : xs)
-          bs.push_back({y, {Icit::Impl, {}, {}}, ty, s.first, s.second});
+          binders_.push_back({y, {Icit::Impl, {}, {}}, ty, s.first, s.second});
       }
       expect(Tok::RBrace, "'}'");
     } else if (accept(Tok::LParen)) {
@@ -356,31 +356,33 @@ Raw* Parser::lambda() {
       Raw* ty = term();
       expect(Tok::RParen, "')'");
       for (auto& [x, t] : xs)
-        bs.push_back({x, {}, ty, t.begin, t.end});
+        binders_.push_back({x, {}, ty, t.begin, t.end});
     } else {
       (void)bb;
-      if (at(Tok::Arrow) && !bs.empty()) // Agda's and Haskell's λ x → t
+      if (at(Tok::Arrow) && nBinders()) // Agda's and Haskell's λ x → t
         fail(span(peek().begin, peek().end), "expected a binder or '.', found '→'",
              {"a lambda is written `λ x y. t` (or `\\x y. t`)"});
-      unexpected(bs.empty() ? "a binder after 'λ'" : "a binder or '.'");
+      unexpected(nBinders() ? "a binder or '.'" : "a binder after 'λ'");
     }
   }
-  if (bs.empty()) unexpected("a binder after 'λ'");
+  if (!nBinders()) unexpected("a binder after 'λ'");
   advance(); // '.'
   Raw* body = term();
-  for (size_t i = bs.size(); i-- > 0;) {
-    auto* l = node<RLam>(RKind::Lam, span(i == 0 ? b : bs[i].begin, body->span.end));
-    l->x = bs[i].x;
-    l->info = bs[i].info;
-    l->ty = bs[i].ty;
+  for (size_t i = binders_.size(); i-- > base;) {
+    const Binder& x = binders_[i];
+    auto* l = node<RLam>(RKind::Lam, span(i == base ? b : x.begin, body->span.end));
+    l->x = x.x;
+    l->info = x.info;
+    l->ty = x.ty;
     l->body = body;
-    l->binderSpan = span(bs[i].begin, bs[i].end);
-    if (i + 1 == bs.size()) {
+    l->binderSpan = span(x.begin, x.end);
+    if (i + 1 == binders_.size()) {
       l->filter = filt;
       l->filterAlways = always;
     }
     body = l;
   }
+  binders_.resize(base);
   return body;
 }
 
@@ -422,26 +424,31 @@ Raw* Parser::piOrSigma() {
 Raw* Parser::tryTelescope() {
   // Where this failed before, it fails again: without this, `(a : (a : …))`
   // nested n deep was tried 2^n times (as telescopes, then as annotations).
-  if (notTelescope_.count(pos_)) return nullptr;
+  if (notTelescope_[pos_]) return nullptr;
   size_t save = pos_;
-  struct Group {
-    std::vector<Name> xs;
-    Icit icit;
-    Raw* ty;
-    uint32_t begin;
-  };
-  std::vector<Group> gs;
+  // This telescope's groups are groups_[gBase..], their names teleNames_[nBase..].
+  size_t gBase = groups_.size(), nBase = teleNames_.size();
+  struct Restore {
+    Parser& p;
+    size_t g, n;
+    ~Restore() {
+      p.groups_.resize(g);
+      p.teleNames_.resize(n);
+    }
+  } restore{*this, gBase, nBase};
   bool anyImplicit = false;
   while (at(Tok::LParen) || at(Tok::LBrace)) {
     uint32_t gb = peek().begin;
     bool impl = at(Tok::LBrace);
     size_t groupStart = pos_;
     advance();
-    std::vector<Name> xs;
+    uint32_t first = uint32_t(teleNames_.size());
     while (at(Tok::Ident) || at(Tok::Hole))
-      xs.push_back(ident(advance()));
+      teleNames_.push_back(ident(advance()));
+    uint32_t count = uint32_t(teleNames_.size() - first);
     Raw* ty = nullptr;
-    if (xs.empty() || !(at(Tok::Colon) || (impl && at(Tok::RBrace)))) {
+    if (!count || !(at(Tok::Colon) || (impl && at(Tok::RBrace)))) {
+      teleNames_.resize(first);
       pos_ = groupStart;
       break;
     }
@@ -452,45 +459,50 @@ Raw* Parser::tryTelescope() {
     }
     expect(impl ? Tok::RBrace : Tok::RParen, impl ? "'}'" : "')'");
     anyImplicit |= impl;
-    gs.push_back({std::move(xs), impl ? Icit::Impl : Icit::Expl, ty, gb});
+    groups_.push_back({first, count, impl ? Icit::Impl : Icit::Expl, ty, gb});
   }
-  if (gs.empty()) {
+  size_t nGroups = groups_.size() - gBase;
+  if (!nGroups) {
     pos_ = save;
-    notTelescope_.insert(save);
+    notTelescope_[save] = 1;
     return nullptr;
   }
   if (accept(Tok::Arrow)) {
     Raw* cod = term();
-    for (size_t i = gs.size(); i-- > 0;)
-      for (size_t j = gs[i].xs.size(); j-- > 0;) {
-        auto* p = node<RPi>(RKind::Pi, span(gs[i].begin, cod->span.end));
-        p->x = gs[i].xs[j];
-        p->icit = gs[i].icit;
-        p->dom = gs[i].ty;
+    for (size_t i = groups_.size(); i-- > gBase;) {
+      const Group& g = groups_[i];
+      for (size_t j = g.count; j-- > 0;) {
+        auto* p = node<RPi>(RKind::Pi, span(g.begin, cod->span.end));
+        p->x = teleNames_[g.first + j];
+        p->icit = g.icit;
+        p->dom = g.ty;
         p->cod = cod;
         cod = p;
       }
+    }
     return cod;
   }
   if (!anyImplicit && at(Tok::Times)) {
     advance();
     Raw* snd = piOrSigma();
-    for (size_t i = gs.size(); i-- > 0;)
-      for (size_t j = gs[i].xs.size(); j-- > 0;) {
-        auto* s = node<RSigma>(RKind::Sigma, span(gs[i].begin, snd->span.end));
-        s->x = gs[i].xs[j];
-        s->fst = gs[i].ty;
+    for (size_t i = groups_.size(); i-- > gBase;) {
+      const Group& g = groups_[i];
+      for (size_t j = g.count; j-- > 0;) {
+        auto* s = node<RSigma>(RKind::Sigma, span(g.begin, snd->span.end));
+        s->x = teleNames_[g.first + j];
+        s->fst = g.ty;
         s->snd = snd;
         snd = s;
       }
+    }
     return snd;
   }
   if (anyImplicit) unexpected("'→' after implicit binders");
   // `(x : A)` alone is an annotated variable, parsed as an atom.
-  bool single = gs.size() == 1 && gs[0].xs.size() == 1;
-  if (!single && (gs.size() > 1 || at(Tok::Eof))) unexpected("'→' or '×' after the binders");
+  bool single = nGroups == 1 && groups_[gBase].count == 1;
+  if (!single && (nGroups > 1 || at(Tok::Eof))) unexpected("'→' or '×' after the binders");
   pos_ = save;
-  notTelescope_.insert(save);
+  notTelescope_[save] = 1;
   return nullptr;
 }
 
@@ -629,28 +641,30 @@ Raw* Parser::atom() {
     break;
   case Tok::LParen: {
     advance();
-    std::vector<Raw*> items{term()};
+    Raw* first = term();
     if (accept(Tok::Colon)) { // a type annotation
       auto* an = node<RAnn>(RKind::Ann, span(t.begin, t.begin));
-      an->t = items[0];
+      an->t = first;
       an->ty = term();
       an->span = span(t.begin, expect(Tok::RParen, "')'").end);
       r = an;
       break;
     }
+    if (!at(Tok::Comma)) { // (most parentheses: no tuple, no vector)
+      expect(Tok::RParen, "')'");
+      r = first;
+      break;
+    }
+    std::vector<Raw*> items{first};
     while (accept(Tok::Comma))
       items.push_back(term());
-    Token close = expect(Tok::RParen, items.size() > 1 ? "',' or ')'" : "')'");
+    Token close = expect(Tok::RParen, "',' or ')'");
     r = items.back();
     for (size_t i = items.size() - 1; i-- > 0;) {
       auto* p = node<RPair>(RKind::Pair, span(i == 0 ? t.begin : items[i]->span.begin, close.end));
       p->fst = items[i];
       p->snd = r;
       r = p;
-    }
-    if (items.size() == 1) {
-      // keep the parenthesised term as it is, but let its span include the parens
-      // only for pairs; a single term keeps its own span for precise carets.
     }
     break;
   }

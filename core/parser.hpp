@@ -1,7 +1,6 @@
 // Recursive-descent parser for one top-level entry at a time (the layout rule
 // is applied by the lexer: an entry ends before the next column-0 token).
 #pragma once
-#include <unordered_set>
 #include <vector>
 
 #include "arena.hpp"
@@ -67,6 +66,7 @@ private:
   bool atOp(std::string_view op) const;
   /// `@(e)` or `@` after a definition's name or a λ's binders.
   bool filter(Raw*& e, bool& always);
+  void startEntry();
   void finishEntry();
 
   template <class T> T* node(RKind k, Span s) {
@@ -81,9 +81,27 @@ private:
   Arena& arena_;
   std::vector<Token> toks_;
   size_t pos_ = 0;
-  std::unordered_set<size_t> notTelescope_; // token positions where tryTelescope failed
-  bool inFile_ = false;                     // parsing a file entry (vs. a REPL input)
-  bool signatureAtEnd_ = false;             // REPL: `f : A` alone, its definition may follow
+  std::vector<uint8_t> notTelescope_; // by token position: tryTelescope failed there
+  // Stacks shared by the nested calls of lambda() and tryTelescope() (each
+  // works above the size it found, and leaves it as it found it): no
+  // allocation per λ or telescope.
+  struct Binder {
+    Name x;
+    ArgInfo info;
+    Raw* ty;
+    uint32_t begin, end;
+  };
+  std::vector<Binder> binders_;
+  std::vector<Name> teleNames_;
+  struct Group {
+    uint32_t first, count; // in teleNames_
+    Icit icit;
+    Raw* ty;
+    uint32_t begin;
+  };
+  std::vector<Group> groups_;
+  bool inFile_ = false;         // parsing a file entry (vs. a REPL input)
+  bool signatureAtEnd_ = false; // REPL: `f : A` alone, its definition may follow
 };
 
 } // namespace thorin

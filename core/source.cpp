@@ -1,14 +1,18 @@
 #include "source.hpp"
 
 #include <algorithm>
+#include <cstring>
 
 namespace thorin {
 
 Source::Source(std::string p, std::string t, uint32_t first)
     : path(std::move(p)), text(std::move(t)), firstLine(first) {
   lineStarts.push_back(0);
-  for (uint32_t i = 0; i < text.size(); ++i)
-    if (text[i] == '\n') lineStarts.push_back(i + 1);
+  // (memchr: a 50 MB file has a million lines.)
+  const char* b = text.data();
+  const char* e = b + text.size();
+  for (const char* p = b; (p = static_cast<const char*>(std::memchr(p, '\n', size_t(e - p))));)
+    lineStarts.push_back(uint32_t(++p - b));
 }
 
 static uint32_t codePoints(std::string_view s) {
