@@ -40,6 +40,19 @@ std::string Elab::showTm(const Cxt& c, Tm* t) { return show(w_, t, c.names()); }
 
 Val* Elab::evalIn(Cxt& c, Tm* t) { return eval(w_, c.env, t); }
 
+// The codomain closure body of a Π/Σ inferred in `c`: `ty`, the type of the
+// body (a λ's: its variable is the one of level c.lvl) or of a pair's second
+// component (`dependent` false), kept as a value (see TTag::Embed).
+Tm* Elab::embed(Cxt& c, Val* ty, bool dependent) {
+  Tm* t = mkTm(w_.scratch, TTag::Embed);
+  t->n = c.lvl;
+  t->m = dependent ? 0 : 1;
+  t->val = ty;
+  t->env = c.env;
+  if (!dependent) t->usesVar0 = 2; // (dependsOnVar0: no)
+  return t;
+}
+
 // Instantiates a Π/Σ closure with the value of `arg`, evaluating it only if
 // the codomain depends on it: `f a b c …` against non-dependent arrows stays
 // linear even when the arguments are large terms.
@@ -472,14 +485,21 @@ Tm* Elab::appTm(RApp* r, Tm* t, Tm* u) {
   res->b = u;
   res->icit = r->info.icit;
   // Applications of builtins remember their position for run-time errors.
+  // (The head of `f a₁ … aₙ₋₁` was looked at for the previous argument: the
+  // walk stops there, or `f` applied to n arguments would cost O(n²).)
   Tm* h = t;
-  while (h->tag == TTag::App)
+  while (h->tag == TTag::App && h != lastApp_)
     h = h->a;
-  if (h->tag == TTag::Top) {
+  bool builtin = false;
+  if (h == lastApp_) {
+    builtin = lastAppBuiltin_;
+  } else if (h->tag == TTag::Top) {
     const TopEntry& e = w_.tops[h->n];
-    if (e.axiom || (e.def && e.def->tag == TTag::Top && w_.tops[e.def->n].axiom))
-      res->m = w_.addSpan(r->span);
+    builtin = e.axiom || (e.def && e.def->tag == TTag::Top && w_.tops[e.def->n].axiom);
   }
+  if (builtin) res->m = w_.addSpan(r->span);
+  lastApp_ = res;
+  lastAppBuiltin_ = builtin;
   return res;
 }
 
@@ -644,7 +664,7 @@ std::pair<Tm*, Val*> Elab::infer(Cxt& c, Raw* r) {
     pi->icit = l->info.icit;
     pi->a = va;
     pi->env = c.env;
-    pi->body = quote(w_, w_.perm, c.lvl + 1, bty, QuoteOpts{false, false});
+    pi->body = embed(c, bty, true);
     return {t, pi};
   }
   case RKind::App: return inferApp(c, as<RApp>(r));
@@ -659,7 +679,7 @@ std::pair<Tm*, Val*> Elab::infer(Cxt& c, Raw* r) {
     sg->name = names::underscore;
     sg->a = aty;
     sg->env = c.env;
-    sg->body = quote(w_, w_.perm, c.lvl + 1, bty, QuoteOpts{false, false});
+    sg->body = embed(c, bty, false);
     return {t, sg};
   }
   case RKind::Proj: return inferProj(c, as<RProj>(r));

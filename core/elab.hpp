@@ -46,6 +46,7 @@ public:
   std::pair<Tm*, Val*> inferInsert(Cxt& c, Raw* r);
 
   Cxt bind(const Cxt& c, Name x, Val* ty, bool visible = true);
+  Tm* embed(Cxt& c, Val* ty, bool dependent);
   Cxt define(const Cxt& c, Name x, Tm* def, Val* vdef, Val* ty);
   Tm* freshMeta(Cxt& c, Val* ty, Span span, MetaOrigin origin);
 
@@ -129,6 +130,8 @@ private:
 
   World& w_;
   Unifier unifier_;
+  Tm* lastApp_ = nullptr; // appTm's last result, and whether its head is a builtin
+  bool lastAppBuiltin_ = false;
 };
 
 } // namespace thorin

@@ -616,6 +616,10 @@ Val* eval(World& w, Env* env, Tm* t) {
   case TTag::Var:
   case TTag::App: break;                    // handled above
   case TTag::Known: return vBool(w, false); // (filters are never evaluated here)
+  case TTag::Embed:
+    if (env && env->prev == t->env && (t->m || env->v == w.var(t->n))) return t->val;
+    if (!t->b) t->b = quote(w, w.perm, t->n + 1, t->val, QuoteOpts{false, false});
+    return eval(w, env, t->b);
   case TTag::Top: return w.topHead(t->n);
   case TTag::Meta: return w.metaHead(t->n);
   case TTag::InsertedMeta: {

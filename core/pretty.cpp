@@ -67,6 +67,12 @@ struct Printer {
     guard();
     switch (t->tag) {
     case TTag::Var: var(t->n); break;
+    case TTag::Embed: // (never in a printed term: the body of an inferred closure)
+      if (t->b)
+        print(t->b, prec);
+      else
+        out += "<value>";
+      break;
     case TTag::Known:
       out += "?";
       var(t->n);

@@ -1,11 +1,55 @@
 #include "term.hpp"
 
+#include <algorithm>
+
 #include "guard.hpp"
 
 namespace thorin {
 
+// 1 + a bound on the indices t mentions (see Tm::freeBound1), cached in every
+// node it visits.
+static uint32_t freeBound1(const Tm* t) {
+  if (t->freeBound1) return t->freeBound1;
+  guard();
+  auto under = [](uint32_t b1) { return b1 >= 255 ? 255u : b1 > 1 ? b1 - 1 : 1u; };
+  auto join = [](uint32_t x, uint32_t y) { return std::max(x, y); };
+  uint32_t b1 = 1;
+  switch (t->tag) {
+  case TTag::Var: b1 = t->n + 2; break;
+  case TTag::Known: b1 = t->n + 2; break;
+  case TTag::InsertedMeta:
+    for (uint32_t i = 0; i < t->m; ++i) // (mask[m - 1 - ix]: index ix)
+      if (t->mask[i]) {
+        b1 = t->m - i + 1;
+        break;
+      }
+    break;
+  case TTag::App:
+  case TTag::Pair: b1 = join(freeBound1(t->a), freeBound1(t->b)); break;
+  case TTag::Pi:
+  case TTag::Sigma: b1 = join(freeBound1(t->a), under(freeBound1(t->b))); break;
+  case TTag::Lam: b1 = under(freeBound1(t->a)); break; // (as freeIn: not the filter)
+  case TTag::Proj1:
+  case TTag::Proj2:
+  case TTag::Field: b1 = freeBound1(t->a); break;
+  case TTag::Let:
+    b1 = join(join(freeBound1(t->a), freeBound1(t->b)), under(freeBound1(t->c)));
+    break;
+  case TTag::If: b1 = join(join(freeBound1(t->a), freeBound1(t->b)), freeBound1(t->c)); break;
+  case TTag::Arr:
+    for (uint32_t i = 0; i < t->n; ++i)
+      b1 = join(b1, freeBound1(t->elems[i]));
+    break;
+  case TTag::Embed: return 255; // (not cached: its term may come later)
+  default: break;
+  }
+  t->freeBound1 = uint8_t(std::min<uint32_t>(b1, 255));
+  return t->freeBound1;
+}
+
 bool freeIn(const Tm* t, Ix ix) {
   guard();
+  if (uint32_t b1 = freeBound1(t); b1 < 255 && ix + 1 >= b1) return false;
   switch (t->tag) {
   case TTag::Var: return t->n == ix;
   case TTag::InsertedMeta: return ix < t->m && t->mask[t->m - 1 - ix];
@@ -23,6 +67,8 @@ bool freeIn(const Tm* t, Ix ix) {
     for (uint32_t i = 0; i < t->n; ++i)
       if (freeIn(t->elems[i], ix)) return true;
     return false;
+  case TTag::Embed: // (not quoted yet: maybe, unless it is known not to depend on its variable)
+    return t->b ? freeIn(t->b, ix) : !(t->m && ix == 0);
   default: return false;
   }
 }

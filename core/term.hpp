@@ -34,12 +34,25 @@ enum class TTag : uint8_t {
   If,         // a = condition, b = then, c = else (only the branch taken is evaluated)
   Arr,        // array literal: n = length, elems
   Known,      // ?x in a filter: n = index of x (only under a Lam's filter)
+  // The codomain of a Π or Σ the elaborator inferred (of `λ x. t`, of a
+  // pair) as the value it already has: `val`, computed in `env` extended by
+  // the variable of level n (m = 1: by anything, it does not depend on it).
+  // Evaluated in such an environment it is `val`; in any other, the term `b`,
+  // quoted from `val` the first time it is needed. (Quoting every inferred codomain made inferring
+  // n nested λs or an n-tuple quadratic.) Only ever the body of such a closure: never in a stored
+  // term.
+  Embed,
 };
 
 struct Tm {
   TTag tag;
   Icit icit = Icit::Expl;
   mutable uint8_t usesVar0 = 0; // cache for dependsOnVar0(): 0 unknown, 1 yes, 2 no
+  // Cache for freeIn(): 0 unknown, else 1 + a bound B on the variables the
+  // term mentions (indices < B); 255: no useful bound. With it, asking
+  // about each codomain of an n-fold Π (f applied to n arguments) costs
+  // O(n) in all, not O(n²).
+  mutable uint8_t freeBound1 = 0;
   Name name;
   uint32_t n = 0;
   uint32_t m = 0; // InsertedMeta: mask length; App of a builtin: World::spans index + 1
@@ -49,9 +62,13 @@ struct Tm {
     uint64_t bits;       // Lit: small Nat, I64, F64 (bit pattern), Bool, Idx
     const void* big;     // Lit: big Nat (BigNat*) or String (StrLit*)
     Tm** elems;          // Arr
+    struct Val* val;     // Embed
   };
   Tm* b = nullptr;
-  Tm* c = nullptr;
+  union {
+    Tm* c = nullptr;
+    struct Env* env; // Embed
+  };
 };
 
 /// Does `t` mention the variable with de Bruijn index `ix`?

@@ -3,7 +3,6 @@
 #include "axiom.hpp"
 #include "literal.hpp"
 
-
 namespace thorin::rt {
 
 ETm* Eraser::mk(ETag t) {
@@ -139,8 +138,10 @@ ETm* Eraser::erase(Tm* t) {
     if (isTypeFormer(t->n)) { // remembers a machine type (for `build`'s representation)
       ETm* e = mk(ETag::Erased);
       if (const AxiomDef* ax = axiomOf(t->n))
-        e->n = ax->name == "%core.I64" ? uint32_t(MType::I64) : ax->name == "%core.F64" ? uint32_t(MType::F64)
-             : ax->name == "%core.Bool" ? uint32_t(MType::Bool) : 0;
+        e->n = ax->name == "%core.I64"    ? uint32_t(MType::I64)
+               : ax->name == "%core.F64"  ? uint32_t(MType::F64)
+               : ax->name == "%core.Bool" ? uint32_t(MType::Bool)
+                                          : 0;
       return e;
     }
     if (const AxiomDef* ax = axiomOf(t->n)) {
@@ -204,7 +205,8 @@ ETm* Eraser::erase(Tm* t) {
   case TTag::Pi:
   case TTag::Sigma:
   case TTag::U:
-  case TTag::Irrelevant: return mk(ETag::Erased);
+  case TTag::Irrelevant:
+  case TTag::Embed: return mk(ETag::Erased); // (Embed: only ever a codomain, a type)
   case TTag::Pair: {
     ETm* e = mk(ETag::Pair);
     e->a = erase(t->a);
