@@ -5,6 +5,7 @@
 #include <pthread.h>
 #include <signal.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <cstdint>
@@ -49,6 +50,38 @@ void* threadMain(void* p) {
   return nullptr;
 }
 } // namespace
+
+// A runaway computation (a normal form that never ends, a loop that builds
+// ever longer strings) grew until the kernel's OOM killer ended the process,
+// the machine thrashing before: a crash. RLIMIT_DATA counts private writable
+// mappings (the allocators' memory, the arenas, the run-time heap), so past
+// it an allocation fails instead: std::bad_alloc, a located error, and the
+// session goes on. Not under the sanitizers: their shadow memory counts too.
+static size_t gMemoryLimit = 0;
+
+void limitMemory([[maybe_unused]] size_t stackBytes) {
+#ifndef THORIN_SANITIZE
+  size_t limit;
+  if (const char* s = std::getenv("THORIN_MEMORY_MB")) {
+    long mb = std::atol(s);
+    if (mb <= 0) return;
+    limit = size_t(mb) << 20;
+  } else {
+    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    if (pages <= 0 || page <= 0) return;
+    limit = size_t(pages) * size_t(page) / 10 * 8;
+  }
+  rlimit r;
+  if (getrlimit(RLIMIT_DATA, &r) != 0) return;
+  rlim_t want = rlim_t(limit + stackBytes); // (the elaboration stack is such a mapping)
+  if (r.rlim_cur != RLIM_INFINITY && r.rlim_cur <= want) return; // a tighter limit stays
+  if (r.rlim_max != RLIM_INFINITY && want > r.rlim_max) want = r.rlim_max;
+  r.rlim_cur = want;
+  if (setrlimit(RLIMIT_DATA, &r) == 0) gMemoryLimit = limit;
+#endif
+}
+
+size_t memoryLimit() { return gMemoryLimit; }
 
 size_t defaultStackBytes() {
   if (const char* s = std::getenv("THORIN_STACK_MB")) {

@@ -47,4 +47,12 @@ void releaseUnusedStack();
 /// Stack size used for elaboration threads (THORIN_STACK_MB overrides).
 size_t defaultStackBytes();
 
+/// Limits the process's memory (RLIMIT_DATA) to 80 % of the physical memory,
+/// or THORIN_MEMORY_MB (0: no limit), plus the elaboration stack, so that a
+/// runaway computation fails to allocate (a located "out of memory" error)
+/// instead of being killed by the kernel. Call before any thread starts.
+void limitMemory(size_t stackBytes);
+/// The limit limitMemory() set, in bytes (0: none).
+size_t memoryLimit();
+
 } // namespace thorin

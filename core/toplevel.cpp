@@ -59,7 +59,10 @@ static bool transaction(World& w, TopLevel& tl, Span where, bool keep, F&& body)
   } catch (Interrupted&) {
     return failWith("interrupted");
   } catch (std::bad_alloc&) {
-    return failWith("out of memory while elaborating this entry");
+    if (size_t limit = memoryLimit())
+      return failWith(fmt::format("out of memory (thorin's limit: {} MB)", limit >> 20),
+                      {"THORIN_MEMORY_MB raises the limit (0: none)"});
+    return failWith("out of memory");
   } catch (std::exception& e) {
     return failWith(fmt::format("internal error: {}", e.what()));
   }

@@ -257,6 +257,7 @@ int main(int argc, char** argv) {
   sa.sa_flags = 0; // no SA_RESTART: a blocking read returns so the prompt can redraw
   sigaction(SIGINT, &sa, nullptr);
   try {
+    limitMemory(defaultStackBytes());
     return runWithLargeStack(defaultStackBytes(), realMain, &args);
   } catch (std::exception& e) {
     std::cerr << "thorin: error: " << e.what() << "\n";

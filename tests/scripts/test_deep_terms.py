@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Deep terms: a conversion check between Church numerals of a million (built
-by different products) succeeds; running out of stack is a located error,
-not a crash."""
+by different products) succeeds; running out of stack, or of memory, is a
+located error, not a crash; large terms without signatures elaborate in
+linear time."""
 import os
 import subprocess
 import sys
@@ -109,6 +110,29 @@ def main():
     if code != 0 or out != "f U" + " U" * (k - 1) + " : U\n":
         print(out[:300])
         failures += 1
+
+    # Runaway memory: a normal form that never ends, a string that doubles
+    # forever. Past thorin's memory limit (THORIN_MEMORY_MB; by default 80 %
+    # of the machine's memory) they are located errors, and the run ends
+    # with exit 1 — not the kernel's OOM killer. (Not under the sanitizers:
+    # their shadow memory rules out the limit there.)
+    if not sanitized:
+        for text in ("f : Nat → Nat = λ n. 1 + f (n + 1)\n.nf λ (k : Nat). f k\n",
+                     "g : String → Nat → String = λ s n. if n == 0 then s else g (strCat s s) (n - 1)\n"
+                     ".eval strLen (g \"ab\" 40)\n"):
+            line = text.splitlines()[1]
+            want = ("deep.thorin:2:1: error: out of memory (thorin's limit: 300 MB)\n"
+                    f"    2 | {line}\n"
+                    f"      | ^{'~' * (len(line) - 1)}\n"
+                    "  THORIN_MEMORY_MB raises the limit (0: none)\n")
+            try:
+                code, out = run(thorin, text, {"THORIN_MEMORY_MB": "300"}, timeout=120)
+            except subprocess.TimeoutExpired:
+                code, out = "timeout", ""
+            print(f"{line} with THORIN_MEMORY_MB=300: exit {code}")
+            if code != 1 or out != want:
+                print(out[:600])
+                failures += 1
     return 1 if failures else 0
 
 
