@@ -467,35 +467,31 @@ Raw* Parser::tryTelescope() {
     notTelescope_[save] = 1;
     return nullptr;
   }
-  if (accept(Tok::Arrow)) {
-    Raw* cod = term();
-    for (size_t i = groups_.size(); i-- > gBase;) {
-      const Group& g = groups_[i];
-      for (size_t j = g.count; j-- > 0;) {
-        auto* p = node<RPi>(RKind::Pi, span(g.begin, cod->span.end));
-        p->x = teleNames_[g.first + j];
-        p->icit = g.icit;
-        p->dom = g.ty;
-        p->cod = cod;
-        cod = p;
-      }
-    }
-    return cod;
-  }
+  // `body` under one binder per name of this telescope's groups.
+  auto wrap = [&](Raw* body, auto make) {
+    for (size_t i = groups_.size(); i-- > gBase;)
+      for (size_t j = groups_[i].count; j-- > 0;)
+        body = make(groups_[i], teleNames_[groups_[i].first + j], body);
+    return body;
+  };
+  if (accept(Tok::Arrow))
+    return wrap(term(), [&](const Group& g, Name x, Raw* cod) {
+      auto* p = node<RPi>(RKind::Pi, span(g.begin, cod->span.end));
+      p->x = x;
+      p->icit = g.icit;
+      p->dom = g.ty;
+      p->cod = cod;
+      return p;
+    });
   if (!anyImplicit && at(Tok::Times)) {
     advance();
-    Raw* snd = piOrSigma();
-    for (size_t i = groups_.size(); i-- > gBase;) {
-      const Group& g = groups_[i];
-      for (size_t j = g.count; j-- > 0;) {
-        auto* s = node<RSigma>(RKind::Sigma, span(g.begin, snd->span.end));
-        s->x = teleNames_[g.first + j];
-        s->fst = g.ty;
-        s->snd = snd;
-        snd = s;
-      }
-    }
-    return snd;
+    return wrap(piOrSigma(), [&](const Group& g, Name x, Raw* snd) {
+      auto* s = node<RSigma>(RKind::Sigma, span(g.begin, snd->span.end));
+      s->x = x;
+      s->fst = g.ty;
+      s->snd = snd;
+      return s;
+    });
   }
   if (anyImplicit) unexpected("'→' after implicit binders");
   // `(x : A)` alone is an annotated variable, parsed as an atom.
