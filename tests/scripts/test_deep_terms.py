@@ -97,7 +97,7 @@ def main():
     # keeps its codomain as a value; quoting it at every level made these
     # quadratic (4,000 components: 1.2 s and 1 GB; 100,000 would take about
     # 13 minutes). Then the inferred types are used.
-    k = 20000 if sanitized else 100000
+    k = 5000 if sanitized else 100000  # (parsing 20,000 nested λs needs more than 64 MB of stack there)
     big = ("t = (" + ", ".join(["U"] * k) + ")\n"
            "f = " + " ".join(f"λ (a{i} : U)." for i in range(k)) + " a0\n"
            "p : U × U × U = (t.1, t.2.1, t.2.2.1)\n"
