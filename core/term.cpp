@@ -15,7 +15,7 @@ static uint32_t freeBound1(const Tm* t) {
   auto join = [](uint32_t x, uint32_t y) { return std::max(x, y); };
   uint32_t b1 = 1;
   switch (t->tag) {
-  case TTag::Var: b1 = t->n + 2; break;
+  case TTag::Var:
   case TTag::Known: b1 = t->n + 2; break;
   case TTag::InsertedMeta:
     for (uint32_t i = 0; i < t->m; ++i) // (mask[m - 1 - ix]: index ix)
