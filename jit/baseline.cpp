@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 
 #include <chrono>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <string>
 #include <unordered_map>
@@ -42,6 +44,19 @@ bool findBaselineCompare(std::string_view axiom, asmjit::x86::CondCode& cc) {
   const asmjit::x86::CondCode* c = compares().find(axiom);
   if (c) cc = *c;
   return c != nullptr;
+}
+
+static ByAxiom<int64_t>& monoids() {
+  static ByAxiom<int64_t> t;
+  return t;
+}
+void registerBaselineMonoid(std::string_view axiom, int64_t identity) {
+  monoids().add(axiom, identity);
+}
+bool findBaselineMonoid(std::string_view axiom, int64_t& identity) {
+  const int64_t* i = monoids().find(axiom);
+  if (i) identity = *i;
+  return i != nullptr;
 }
 
 namespace {
@@ -232,18 +247,21 @@ public:
   // asmjit's register allocation grows faster than the code: a function of
   // 3,000 conditionals took 108 ms. Larger ones are left to LLVM.
   static constexpr size_t kMaxNodes = 1000;
-  static bool small(ETm* body) {
-    std::vector<ETm*> todo{body};
+  static constexpr size_t kMaxInlined = 40; // (fib: 14 nodes, ackermann: 27)
+  static bool small(ETm* body) { return nodes(body, kMaxNodes) <= kMaxNodes; }
+  // The nodes of t, counted up to `limit + 1`.
+  static size_t nodes(ETm* t, size_t limit = SIZE_MAX - 1) {
+    std::vector<ETm*> todo{t};
     size_t n = 0;
-    while (!todo.empty()) {
-      ETm* t = todo.back();
+    while (!todo.empty() && n <= limit) {
+      ETm* u = todo.back();
       todo.pop_back();
-      if (++n > kMaxNodes) return false;
-      forEachChild(t, 0, [&](ETm* c, uint32_t) {
+      ++n;
+      forEachChild(u, 0, [&](ETm* c, uint32_t) {
         if (c) todo.push_back(c);
       });
     }
-    return true;
+    return n;
   }
 
   /// The slot of `g`'s worker: an existing one, or one of this module.
@@ -289,6 +307,16 @@ private:
       f->setArg(i, params_[i]);
       env_.push_back(params_[i]);
     }
+    // `e ⊕ f(…)` in tail position: the accumulator holds what the loop's
+    // result is combined with (the identity at first).
+    accPrim_ = UINT32_MAX;
+    int64_t identity = 0;
+    accumulates(g.body->a, identity);
+    selfInline_ = nodes(g.body) <= kMaxInlined && !loops(g.body->a);
+    if (accPrim_ != UINT32_MAX) {
+      acc_ = cc_.newInt64();
+      cc_.mov(acc_, asmjit::imm(identity));
+    }
     // The top, where a tail call of itself jumps: polls for Ctrl-C and
     // stack overflow (`sp < gPollLimit`, as compiled code does).
     top_ = cc_.newLabel();
@@ -301,7 +329,7 @@ private:
     cc_.bind(go);
     x86::Gp r = cc_.newInt64();
     if (!into(g.body->a, r, true)) throw Unsupported{}; // (a loop without exit)
-    cc_.ret(r);
+    cc_.ret(accumulated(r));
     cc_.bind(poll);
     invokeVoid(&blPoll);
     // The slot holds LLVM's worker by now (the compile thread asked for
@@ -318,8 +346,54 @@ private:
       c->setArg(i, params_[i]);
     x86::Gp r2 = cc_.newInt64();
     c->setRet(0, r2);
-    cc_.ret(r2);
+    cc_.ret(accumulated(r2));
     cc_.endFunc();
+  }
+
+  bool selfCall(ETm* t) {
+    return t->tag == ETag::App && t->a->tag == ETag::Global && t->a->n == self_ &&
+           rt_.erased(self_).arity == t->n;
+  }
+  // Is t (in tail position) `e ⊕ self(…)` for a monoid ⊕? The first such ⊕
+  // found is the function's accumulator's; its identity goes to `identity`.
+  bool accTail(ETm* t) {
+    return t->tag == ETag::Prim && t->n == 2 && t->prim == accPrim_ && selfCall(t->args[1]);
+  }
+  void accumulates(ETm* t, int64_t& identity) {
+    switch (t->tag) {
+    case ETag::Let: accumulates(t->b, identity); return;
+    case ETag::If:
+      accumulates(t->b, identity);
+      accumulates(t->c, identity);
+      return;
+    case ETag::Prim: {
+      if (accPrim_ != UINT32_MAX || t->n != 2 || !selfCall(t->args[1])) return;
+      const Prim& p = primById(t->prim);
+      if (p.result == MType::I64 && findBaselineMonoid(p.axiom, identity)) accPrim_ = t->prim;
+      return;
+    }
+    default: return;
+    }
+  }
+  // Does t (in tail position) call the function itself without ⊕: a loop?
+  // Its copy, not in tail position, would make that jump a call: ackermann
+  // ran as many instructions with one and more calls. (fib's accumulating
+  // calls are calls in the copy too, but its leaves make none.)
+  bool loops(ETm* t) {
+    switch (t->tag) {
+    case ETag::Let: return loops(t->b);
+    case ETag::If: return loops(t->b) || loops(t->c);
+    default: return selfCall(t);
+    }
+  }
+  // The function's result for r, the value of its body: acc ⊕ r.
+  x86::Gp accumulated(const x86::Gp& r) {
+    if (accPrim_ == UINT32_MAX) return r;
+    x86::Gp out = cc_.newInt64();
+    Operand as[2] = {acc_, r};
+    BaselineCx cx{cc_, 0};
+    findBaselineLowering(primById(accPrim_).axiom)(cx, out, as);
+    return out;
   }
 
   // The uniform entry: `V f(Closure*, const V* args)`, boxed arguments.
@@ -469,6 +543,12 @@ private:
       return a || b;
     }
     case ETag::Prim: {
+      if (tail && accTail(t)) { // acc ⊕= e, then a tail call of itself
+        Operand as[2] = {acc_, operand(t->args[0], true)};
+        BaselineCx cx{cc_, t->span};
+        findBaselineLowering(primById(accPrim_).axiom)(cx, acc_, as);
+        return into(t->args[1], out, true);
+      }
       x86::CondCode cc;
       if (compare(t, cc)) { // a Bool value: 0 or 1
         x86::Gp r = cc_.newInt64();
@@ -508,6 +588,17 @@ private:
         cc_.jmp(top_);
         return false;
       }
+      if (g == self_ && !inlining_ && selfInline_) {
+        // One copy of the body at its own calls (whose calls stay calls):
+        // the recursion unrolled once, as LLVM's code does
+        // (llvm_recursive_inline.cpp). fib's leaves then make no call.
+        std::vector<x86::Gp> outer = std::exchange(env_, args);
+        inlining_ = true;
+        into(rt_.erased(g).body->a, out, false);
+        inlining_ = false;
+        env_ = std::move(outer);
+        return true;
+      }
       callSlot(slotOf(g), args, out);
       return true;
     }
@@ -519,6 +610,10 @@ private:
   x86::Compiler& cc_;
   Baseline::Impl& im_;
   TopId self_ = 0;
+  uint32_t accPrim_ = UINT32_MAX; // the accumulator's monoid (UINT32_MAX: none)
+  bool selfInline_ = false;       // is the body small enough to copy at its calls?
+  bool inlining_ = false;         // in that copy
+  x86::Gp acc_;
   std::vector<x86::Gp> params_, env_;
   Label top_;
 };
@@ -544,6 +639,10 @@ Code Baseline::compile(Runtime& rt, TopId id) {
   if (auto it = im.entries.find(id); it != im.entries.end()) return it->second;
   CodeHolder code;
   code.init(im.jit.environment());
+  // THORIN_BASELINE_ASM=1 prints the code (a developer's aid, as :llvm is).
+  static const bool printAsm = std::getenv("THORIN_BASELINE_ASM") != nullptr;
+  StringLogger logger;
+  if (printAsm) code.setLogger(&logger);
   x86::Compiler cc(&code);
   Gen gen(rt, cc, im);
   try {
@@ -552,6 +651,7 @@ Code Baseline::compile(Runtime& rt, TopId id) {
     return nullptr;
   }
   if (cc.finalize() != kErrorOk) return nullptr;
+  if (printAsm) std::fprintf(stderr, "%s\n", logger.data());
   void* base = nullptr;
   if (im.jit.add(&base, &code) != kErrorOk) return nullptr;
   auto m = std::make_unique<Module>();

@@ -21,6 +21,13 @@ using BaselineLowering = void (*)(BaselineCx& cx, const asmjit::x86::Gp& out,
 void registerBaselineLowering(std::string_view axiom, BaselineLowering l);
 BaselineLowering findBaselineLowering(std::string_view axiom);
 
+/// An associative operation with an identity (I64 `+` with 0, `*` with 1):
+/// a function whose tail is `e ⊕ f(…)`, a call of itself, becomes a loop
+/// that accumulates the `e`s (gcc's and LLVM's tail recursion elimination
+/// with an accumulator). Associativity alone keeps the order of the operands.
+void registerBaselineMonoid(std::string_view axiom, int64_t identity);
+bool findBaselineMonoid(std::string_view axiom, int64_t& identity);
+
 /// A comparison of two arguments: `cmp a, b` then condition `cc` holds
 /// (a conditional branches on it directly; a value is 0 or 1).
 void registerBaselineCompare(std::string_view axiom, asmjit::x86::CondCode cc);

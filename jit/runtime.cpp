@@ -585,6 +585,7 @@ Val* Runtime::closedCall(World& w, TopId id, Val* const* args, uint32_t n) {
 }
 
 std::string Runtime::run(World& w, Tm* t, Val* ty, Span where, bool bare) {
+  auto start = std::chrono::steady_clock::now();
   useWorld(w);
   running_ = true;
   runningProgram = true;
@@ -613,11 +614,16 @@ std::string Runtime::run(World& w, Tm* t, Val* ty, Span where, bool bare) {
       ++epoch;
       return eval(e, nullptr);
     });
-    if (bare) {
-      const std::string* n = axiomName(w, ty);
-      if (n && *n == "%core.String") return std::string(toStr(v));
-    }
-    return show(v, ty);
+    const std::string* n = bare ? axiomName(w, ty) : nullptr;
+    std::string shown = n && *n == "%core.String" ? std::string(toStr(v)) : show(v, ty);
+    // From erasure to the printed value, compilation included: the run alone,
+    // without start-up and elaboration (bench/run eval reports it).
+    if (opts.stats)
+      err << fmt::format(
+          "jit: evaluated in {:.2f} ms\n",
+          std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+              .count());
+    return shown;
   } catch (Error& err) {
     hadError = true;
     Span s = err.span && err.span <= w.spans.size() ? w.spans[err.span - 1] : where;

@@ -63,6 +63,8 @@ void registerCoreBaselineLowerings() {
   reg("%core.i64.mul", binary<x86::Inst::kIdImul>);
   reg("%core.i64.div", div<false>);
   reg("%core.i64.mod", div<true>);
+  rt::registerBaselineMonoid("%core.i64.add", 0); // (both wrap: still associative)
+  rt::registerBaselineMonoid("%core.i64.mul", 1);
   auto cmp = rt::registerBaselineCompare;
   cmp("%core.i64.eq", CC::kE);
   cmp("%core.i64.ne", CC::kNE);

@@ -337,7 +337,7 @@ def baseline_tier(thorin):
                     "main : I64 = fib 25\n")
         rc, out, err = run(path, "--jit=baseline", "--jit-stats")
         expect(rc == 0 and out == "75025\n" and
-               re.fullmatch(r"jit: baseline code for fib in [\d.]+ ms\n", err) is not None,
+               re.fullmatch(r"jit: baseline code for fib in [\d.]+ ms\njit: evaluated in [\d.]+ ms\n", err) is not None,
                "fib runs baseline code (and nothing else compiles it)", out + err)
 
         # Edges of I64, computed by baseline code (each function is hot after
@@ -380,8 +380,11 @@ big : I64 → I64 = λ n. if n == 0 then 4611686018427387904 else big (n - 1) + 
                 ("divide", "f : I64 → I64 → I64 = λ n d. if n == 0 then 100 / d else f (n - 1) d + 1\n"
                  "g : I64 → I64 = λ n. if n == 0 then 0 else g (n - 1) + f 5 (n - 1)\n"
                  "main : I64 = g 300\n", "division by zero"),
-                ("deep", "down : I64 → I64 = λ n. if n == 0 then 0 else 1 + down (n - 1)\n"
-                 "main : I64 = down 100000000\n", "recursed too deeply")]:
+                ("deep", "down : I64 → I64 = λ n. if n == 0 then 0 else 1 - down (n - 1)\n"
+                 "main : I64 = down 100000000\n", "recursed too deeply"),
+                # (accumulated, see below: the error comes first, at n = 5)
+                ("order", "down : I64 → I64 = λ n. if n == 0 then 0 else 100 / (n - 5) + down (n - 1)\n"
+                 "main : I64 = down 1000\n", "division by zero")]:
             path = os.path.join(d, name + ".thorin")
             with open(path, "w") as f:
                 f.write(text)
@@ -390,6 +393,33 @@ big : I64 → I64 = λ n. if n == 0 then 4611686018427387904 else big (n - 1) + 
             expect(got[0] == ref[0] == 2 and got[1] == ref[1] == "" and got[2].endswith(ref[2]) and
                    what in ref[2] and got[2].startswith("jit: baseline code for "),
                    f"{what}: the error unwinds through baseline frames", f"{ref}\n{got}")
+
+        # `e ⊕ f(…)` in tail position, ⊕ an associative I64 operation, is a
+        # loop with an accumulator in baseline code (as in gcc's and LLVM's):
+        # 10^8 deep in constant stack, where the interpreter runs out of it.
+        # Operands keep their order (wrapping * by 3 and + of n - 7).
+        path = os.path.join(d, "acc.thorin")
+        with open(path, "w") as f:
+            f.write("down : I64 → I64 = λ n. if n == 0 then 0 else 1 + down (n - 1)\n"
+                    "p : I64 → I64 = λ n. if n == 0 then 1 else 3 * p (n - 1)\n"
+                    "q : I64 → I64 = λ n. if n < 2 then n else if n % 3 == 0 then (n - 7) + q (n - 1) "
+                    "else q (n - 1) * 2 + q (n - 2)\n"
+                    "main : I64 = down 100000000 + p 100 + q 25\n")
+        got = run(path, "--jit=baseline", "--jit-stats")
+        want = 100000000 + pow(3, 100, 2**64)
+        def q(n, memo={}):
+            if n < 2: return n
+            if n not in memo:
+                memo[n] = (n - 7) + q(n - 1) if n % 3 == 0 else q(n - 1) * 2 + q(n - 2)
+            return memo[n]
+        want = (want + q(25)) % 2**64
+        want = want - 2**64 if want >= 2**63 else want
+        expect(got[0] == 0 and got[1] == f"{want}\n" and "baseline code for down" in got[2]
+               and "baseline code for p" in got[2] and "baseline code for q" in got[2],
+               "accumulating tail calls are loops in baseline code", f"{got}")
+        ref = run(path, "--jit=off")
+        expect(ref[0] == 2 and "recursed too deeply" in ref[2], "... where the interpreter recurses",
+               f"{ref}")
 
         # Ctrl-C stops a loop in baseline code (a tail call: a jump back to
         # the top, which polls).
