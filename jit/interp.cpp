@@ -169,6 +169,19 @@ static void releaseFrame(Global& g, const ETm* body, IEnv* env) {
 V Runtime::eval(ETm* t, IEnv* env, TopId frame) {
   gRuntime = this;
   const ETm* t0 = t; // the frame's body
+  // A frame of a global's body (entered here, or by a tail call) gives its
+  // environment back when it returns, as at a tail call: a recursion that
+  // is not a loop (fib) then runs in memory bounded by its depth, not by
+  // its number of calls. (Also when an error unwinds it: nothing uses it.)
+  struct Release {
+    Runtime& rt;
+    IEnv*& env;
+    TopId& frame;
+    const ETm*& body;
+    ~Release() {
+      if (frame != kNoFrame) releaseFrame(rt.global(frame), body, env);
+    }
+  } release{*this, env, frame, t0};
   while (true) {
     switch (t->tag) {
     case ETag::Var: return lookup(env, t->n);
@@ -197,6 +210,7 @@ V Runtime::eval(ETm* t, IEnv* env, TopId frame) {
           // of a nested eval (a tail call: interpreted loops run in constant stack).
           V r;
           if (frame != kNoFrame) releaseFrame(global(frame), t0, env);
+          frame = kNoFrame;
           IEnv* callee = enterGlobal(id, args, &r);
           if (!callee) return r;
           env = callee;
