@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "unicode.hpp"
+
 namespace thorin {
 
 void fail(Span span, std::string message, std::vector<std::string> notes) {
@@ -36,18 +38,42 @@ std::string render(const Diagnostic& d) {
       while (to < lineEnd && continuation(to))
         ++to;
     }
-    out += fmt::format("{} | {}{}{}\n", gutter, from > lineStart ? "…" : "",
-                       line.substr(from - lineStart, to - from), to < lineEnd ? "…" : "");
-    // Caret line: copy tabs so the caret lines up, count code points.
-    std::string pad = from > lineStart ? " " : "";
-    for (uint32_t i = from; i < d.span.begin && i < to; ++i) {
-      if (continuation(i)) continue;
-      pad += src.text[i] == '\t' ? '\t' : ' ';
+    // The line as a terminal shows it, and the caret line under it: padding
+    // by display width (a CJK character or an emoji takes two columns, a
+    // combining mark none), tabs copied so that both lines reach the same tab
+    // stops. Invisible and control characters are spelled out (<U+202E>):
+    // printed, they would hide or reorder text; a byte that is not UTF-8 shows
+    // as U+FFFD.
+    std::string shown = from > lineStart ? "…" : "", pad = from > lineStart ? " " : "";
+    size_t width = 0, column = pad.size(); // (column: for tabs in the span, stops of 8)
+    for (uint32_t i = from; i < to;) {
+      uint32_t len, cp = unicode::decode(src.text, i, len);
+      std::string text;
+      size_t w;
+      if (cp == '\t') {
+        text = "\t";
+        w = 8 - column % 8;
+      } else if (cp == unicode::kInvalid) {
+        len = std::min(unicode::invalidLength(src.text, i), to - i);
+        text = "\uFFFD";
+        w = 1;
+      } else if (unicode::control(cp) || unicode::invisible(cp) || cp == '\r' || cp == '\n') {
+        text = "<" + unicode::codePointName(cp) + ">";
+        w = text.size();
+      } else {
+        text = src.text.substr(i, len);
+        w = size_t(unicode::width(cp));
+      }
+      shown += text;
+      if (i + len <= d.span.begin)
+        pad += cp == '\t' ? "\t" : std::string(w, ' ');
+      else if (i < d.span.end)
+        width += w;
+      column += w;
+      i += len;
     }
-    uint32_t end = std::min(d.span.end, to);
-    size_t width = 0;
-    for (uint32_t i = d.span.begin; i < end; ++i)
-      if (!continuation(i)) ++width;
+    if (to < lineEnd) shown += "…";
+    out += fmt::format("{} | {}\n", gutter, shown);
     out += fmt::format("{} | {}^{}\n", std::string(gutter.size(), ' '), pad,
                        std::string(width > 1 ? width - 1 : 0, '~'));
   }

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cstring>
 
+#include "unicode.hpp"
+
 namespace thorin {
 
 Source::Source(std::string p, std::string t, uint32_t first)
@@ -15,10 +17,18 @@ Source::Source(std::string p, std::string t, uint32_t first)
     lineStarts.push_back(uint32_t(++p - b));
 }
 
+// Characters as the lexer reads them: a byte that is not UTF-8 is one.
 static uint32_t codePoints(std::string_view s) {
   uint32_t n = 0;
-  for (unsigned char c : s)
-    if ((c & 0xC0) != 0x80) ++n;
+  for (size_t i = 0; i < s.size(); ++n) {
+    if (static_cast<unsigned char>(s[i]) < 0x80) {
+      ++i;
+      continue;
+    }
+    uint32_t len;
+    unicode::decode(s, i, len);
+    i += len;
+  }
   return n;
 }
 
