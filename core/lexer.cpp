@@ -2,7 +2,10 @@
 
 #include <array>
 
+#include <fmt/format.h>
+
 #include "diagnostic.hpp"
+#include "unicode.hpp"
 
 namespace thorin {
 
@@ -45,33 +48,10 @@ void Lexer::error(uint32_t begin, uint32_t end, const char* msg) {
 }
 
 uint32_t Lexer::decode(uint32_t pos, uint32_t& len) const {
-  auto c = static_cast<unsigned char>(text_[pos]);
-  if (c < 0x80) {
-    len = 1;
-    return c;
-  }
-  // A sequence cut short or with a bad continuation byte is one invalid byte
-  // (U+FFFD, len 1): it ends an identifier, and the lexer reports it.
-  uint32_t n = (c & 0xE0) == 0xC0 ? 2 : (c & 0xF0) == 0xE0 ? 3 : (c & 0xF8) == 0xF0 ? 4 : 0;
-  len = 1;
-  if (n == 0 || pos + n > text_.size()) return 0xFFFD;
-  uint32_t cp = c & (0x7F >> n);
-  for (uint32_t i = 1; i < n; ++i) {
-    auto d = static_cast<unsigned char>(text_[pos + i]);
-    if ((d & 0xC0) != 0x80) return 0xFFFD;
-    cp = cp << 6 | (d & 0x3F);
-  }
-  // Overlong forms, surrogates and code points past U+10FFFF are not UTF-8.
-  static constexpr uint32_t kMin[] = {0, 0, 0x80, 0x800, 0x10000};
-  if (cp < kMin[n] || (cp >= 0xD800 && cp <= 0xDFFF) || cp > 0x10FFFF) return 0xFFFD;
-  len = n;
-  return cp;
+  return unicode::decode(text_, pos, len);
 }
 
-static bool isSymbolicUnicode(uint32_t cp) {
-  return cp == 0x03BB /* λ */ || cp == 0x2192 /* → */ || cp == 0x00D7 /* × */ ||
-         cp == 0x00A0 /* nbsp */ || cp == 0xFFFD;
-}
+static constexpr uint32_t kLambda = 0x03BB, kArrow = 0x2192, kTimes = 0x00D7;
 
 // ASCII characters by class: bit 1, may start an identifier; bit 2, may
 // continue one. (A table: identifiers are most of a program's text.)
@@ -87,15 +67,75 @@ static constexpr auto kAsciiClass = [] {
 bool Lexer::identStart(uint32_t pos) const {
   auto c = static_cast<unsigned char>(text_[pos]);
   if (c < 0x80) return kAsciiClass[c] & 1;
-  uint32_t len;
-  return !isSymbolicUnicode(decode(pos, len));
+  uint32_t len, cp = decode(pos, len);
+  return cp != kLambda && unicode::identStart(cp);
 }
 
 bool Lexer::identChar(uint32_t pos, uint32_t& len) const {
   auto c = static_cast<unsigned char>(text_[pos]);
   len = 1;
   if (c < 0x80) return kAsciiClass[c] & 2;
-  return !isSymbolicUnicode(decode(pos, len));
+  uint32_t cp = decode(pos, len);
+  return cp != kLambda && unicode::identContinue(cp);
+}
+
+// A non-ASCII character in a comment, a string or an import path: it must be
+// UTF-8, and neither a bidirectional control nor a line or paragraph
+// separator (they make the line look unlike what it is). Returns its length.
+uint32_t Lexer::checkText(uint32_t pos) {
+  uint32_t len, cp = decode(pos, len);
+  if (cp == unicode::kInvalid) invalidUtf8(pos);
+  if (unicode::bidiControl(cp) || cp == 0x2028 || cp == 0x2029) invisibleChar(pos, len, cp);
+  return len;
+}
+
+void Lexer::invalidUtf8(uint32_t pos) {
+  error(pos, pos + 1, "invalid UTF-8 (this byte does not begin a character)");
+}
+
+void Lexer::invisibleChar(uint32_t pos, uint32_t len, uint32_t cp) {
+  fail(Span{&src_, pos, pos + len},
+       fmt::format("invisible or bidirectional control character {}", unicode::codePointName(cp)),
+       {unicode::bidiControl(cp)
+            ? "it changes the order in which the line is displayed, so the code may not be what "
+              "it looks like; remove it"
+        : cp == 0x2028 || cp == 0x2029
+            ? "an editor may show it as a line break, but it does not end the line; remove it"
+            : "it is not displayed, so the code may not be what it looks like; remove it"});
+}
+
+// A character that begins no token (pos at its first byte).
+void Lexer::unexpectedChar(uint32_t pos) {
+  uint32_t len, cp = decode(pos, len);
+  if (cp == unicode::kInvalid) invalidUtf8(pos);
+  if (unicode::invisible(cp)) invisibleChar(pos, len, cp);
+  Span at{&src_, pos, pos + len};
+  if (unicode::control(cp))
+    fail(at, fmt::format("unexpected control character {}", unicode::codePointName(cp)));
+  std::vector<std::string> notes;
+  // What people from other languages type for what thorin writes in ASCII.
+  static constexpr struct {
+    uint32_t cp;
+    const char* note;
+  } kHints[] = {
+      {0x2200 /* ∀ */, "a Π type is written (x : A) → B, or {x : A} → B for an implicit x"},
+      {0x2260 /* ≠ */, "not equal is written !="},
+      {0x2264 /* ≤ */, "less or equal is written <="},
+      {0x2265 /* ≥ */, "greater or equal is written >="},
+      {0x2227 /* ∧ */, "and is written &&"},
+      {0x2228 /* ∨ */, "or is written ||"},
+      {0x00AC /* ¬ */, "negation is written not b"},
+      {0x2018, "a prime in a name is written ' (or ′)"},
+      {0x2019, "a prime in a name is written ' (or ′)"},
+      {0x201C, "a string is written between ASCII quotes: \"…\""},
+      {0x201D, "a string is written between ASCII quotes: \"…\""},
+  };
+  for (auto& h : kHints)
+    if (h.cp == cp) notes.push_back(h.note);
+  fail(at,
+       fmt::format("unexpected character '{}' ({})", std::string_view(text_).substr(pos, len),
+                   unicode::codePointName(cp)),
+       std::move(notes));
 }
 
 // The end of the identifier characters from pos: ASCII in a tight loop.
@@ -149,8 +189,12 @@ void Lexer::skipSpaceAndComments() {
       while (p < text_.size() && text_[p] == '-')
         ++p;
       if (p < text_.size() && isOpChar(text_[p])) return; // an operator like `-->`
-      while (pos_ < text_.size() && text_[pos_] != '\n')
-        ++pos_;
+      while (pos_ < text_.size() && text_[pos_] != '\n') {
+        if (text_[pos_] & 0x80)
+          pos_ += checkText(pos_);
+        else
+          ++pos_;
+      }
     } else if (c == '{' && pos_ + 1 < text_.size() && text_[pos_ + 1] == '-') {
       uint32_t start = pos_;
       int depth = 0;
@@ -163,13 +207,16 @@ void Lexer::skipSpaceAndComments() {
           pos_ += 2;
         } else if (pos_ >= text_.size()) {
           error(start, start + 2, "unterminated comment");
+        } else if (text_[pos_] & 0x80) {
+          pos_ += checkText(pos_);
         } else {
           ++pos_;
         }
       } while (depth > 0);
-    } else if (static_cast<unsigned char>(c) == 0xC2 && pos_ + 1 < text_.size() &&
-               static_cast<unsigned char>(text_[pos_ + 1]) == 0xA0) {
-      pos_ += 2; // non-breaking space
+    } else if (c & 0x80) {
+      uint32_t len; // a space beyond ASCII (no-break, ideographic, …)
+      if (!unicode::space(decode(pos_, len))) return;
+      pos_ += len;
     } else {
       return;
     }
@@ -197,7 +244,7 @@ Token Lexer::lex() {
     if (text_[pos_] != '"') {
       while (pos_ < text_.size() && text_[pos_] != '\n') {
         if (text_[pos_] == '-' && pos_ + 1 < text_.size() && text_[pos_ + 1] == '-') break;
-        ++pos_;
+        pos_ += text_[pos_] & 0x80 ? checkText(pos_) : 1;
       }
       uint32_t e = pos_;
       while (e > b && (text_[e - 1] == ' ' || text_[e - 1] == '\t' || text_[e - 1] == '\r'))
@@ -249,9 +296,16 @@ Token Lexer::lex() {
         char e = pos_ + 1 < text_.size() ? text_[pos_ + 1] : '\n';
         if (e != 'n' && e != 't' && e != 'r' && e != '0' && e != '\\' && e != '"') {
           if (e == '\n') error(b, b + 1, "unterminated string literal");
-          error(pos_, pos_ + 2, "unknown escape in a string (known: \\n \\t \\r \\0 \\\\ \\\")");
+          uint32_t len = 1;
+          if (e & 0x80) decode(pos_ + 1, len);
+          error(pos_, pos_ + 1 + len,
+                "unknown escape in a string (known: \\n \\t \\r \\0 \\\\ \\\")");
         }
         pos_ += 2;
+        continue;
+      }
+      if (text_[pos_] & 0x80) {
+        pos_ += checkText(pos_);
         continue;
       }
       if (text_[pos_++] == '"') break;
@@ -281,13 +335,11 @@ Token Lexer::lex() {
   if (c >= 0x80) {
     uint32_t len;
     uint32_t cp = decode(pos_, len);
-    pos_ += len;
-    if (cp == 0x03BB) return tok(Tok::Lambda);
-    if (cp == 0x2192) return tok(Tok::Arrow);
-    if (cp == 0x00D7) return tok(Tok::Times);
-    if (cp == 0xFFFD && len == 1)
-      error(b, pos_, "invalid UTF-8 (this byte does not begin a character)");
-    error(b, pos_, "unexpected character");
+    if (cp == kLambda || cp == kArrow || cp == kTimes) {
+      pos_ += len;
+      return tok(cp == kLambda ? Tok::Lambda : cp == kArrow ? Tok::Arrow : Tok::Times);
+    }
+    unexpectedChar(b);
   }
   ++pos_;
   switch (c) {
@@ -317,7 +369,7 @@ Token Lexer::lex() {
     if (s == "**") return tok(Tok::Times);
     return tok(Tok::Op);
   }
-  error(b, pos_, "unexpected character");
+  unexpectedChar(b);
 }
 
 bool Lexer::nextEntry(std::vector<Token>& out) {

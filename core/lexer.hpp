@@ -74,6 +74,10 @@ private:
   bool identStart(uint32_t pos) const;
   bool identChar(uint32_t pos, uint32_t& len) const;
   uint32_t identEnd(uint32_t pos) const;
+  uint32_t checkText(uint32_t pos);
+  [[noreturn]] void invalidUtf8(uint32_t pos);
+  [[noreturn]] void invisibleChar(uint32_t pos, uint32_t len, uint32_t cp);
+  [[noreturn]] void unexpectedChar(uint32_t pos);
 
   const Source& src_;
   std::string_view text_;

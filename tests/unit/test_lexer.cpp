@@ -81,3 +81,40 @@ TEST_CASE("lexer: directives and import paths") {
   CHECK(src.text.substr(ts[1].begin, ts[1].end - ts[1].begin) == "lib/foo.thorin");
   CHECK(ts[2].kind == Tok::Directive);
 }
+
+// The message of the error lexing `text` ("" if none).
+static std::string lexError(const std::string& text) {
+  Source src("t", text);
+  Lexer lx(src);
+  try {
+    lx.all();
+  } catch (Error& e) {
+    return e.diags[0].message;
+  }
+  return "";
+}
+
+TEST_CASE("lexer: which characters beyond ASCII make identifiers") {
+  for (const char* id : {"Γ", "ℕ", "𝔸", "名前", "cé", "x₁", "f⁻¹", "f′", "aᵢ", "Ω₀'"})
+    CHECK(kinds(id) == std::vector<Tok>{Tok::Ident, Tok::Eof});
+  CHECK(kinds("a\u3000b\u2003c\u00A0d").size() == 5); // Unicode spaces separate tokens
+  CHECK(lexError("x\u202E") == "invisible or bidirectional control character U+202E");
+  CHECK(lexError("a\u200Bb") == "invisible or bidirectional control character U+200B");
+  CHECK(lexError("\u3164") == "invisible or bidirectional control character U+3164");
+  CHECK(lexError("a \uFEFF") == "invisible or bidirectional control character U+FEFF");
+  CHECK(lexError("x😀") == "unexpected character '😀' (U+1F600)");
+  CHECK(lexError("₁x") == "unexpected character '₁' (U+2081)"); // (continues, not starts)
+  CHECK(lexError("x \x7F") == "unexpected control character U+007F");
+  CHECK(lexError("x `") == "unexpected character '`' (U+0060)");
+}
+
+TEST_CASE("lexer: comments and strings are UTF-8 without bidi controls") {
+  CHECK(lexError("-- a\u200Db \uFEFF\nx") == ""); // joiners are fine in comments
+  CHECK(lexError("\"👨\u200D👩\uFE0F\"") == "");    // and in strings
+  CHECK(lexError("-- \u202E") == "invisible or bidirectional control character U+202E");
+  CHECK(lexError("{- \u2067 -}") == "invisible or bidirectional control character U+2067");
+  CHECK(lexError("\"a\u200F\"") == "invisible or bidirectional control character U+200F");
+  CHECK(lexError("-- a\u2028b") == "invisible or bidirectional control character U+2028");
+  CHECK(lexError("-- \xE9t\xE9") == "invalid UTF-8 (this byte does not begin a character)");
+  CHECK(lexError("\"\xC3\"") == "invalid UTF-8 (this byte does not begin a character)");
+}
