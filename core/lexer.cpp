@@ -189,7 +189,7 @@ void Lexer::skipSpaceAndComments() {
       while (p < text_.size() && text_[p] == '-')
         ++p;
       if (p < text_.size() && isOpChar(text_[p])) return; // an operator like `-->`
-      while (pos_ < text_.size() && text_[pos_] != '\n') {
+      while (pos_ < text_.size() && text_[pos_] != '\n' && text_[pos_] != '\r') {
         if (text_[pos_] & 0x80)
           pos_ += checkText(pos_);
         else
@@ -232,7 +232,7 @@ bool Lexer::atEnd() {
 Token Lexer::lex() {
   skipSpaceAndComments();
   uint32_t b = pos_;
-  bool col0 = b == 0 || text_[b - 1] == '\n';
+  bool col0 = b == 0 || text_[b - 1] == '\n' || text_[b - 1] == '\r';
   auto tok = [&](Tok k) {
     afterDot_ = false;
     return Token{k, col0, b, pos_};
@@ -242,7 +242,7 @@ Token Lexer::lex() {
   if (afterImport_) {
     afterImport_ = false;
     if (text_[pos_] != '"') {
-      while (pos_ < text_.size() && text_[pos_] != '\n') {
+      while (pos_ < text_.size() && text_[pos_] != '\n' && text_[pos_] != '\r') {
         if (text_[pos_] == '-' && pos_ + 1 < text_.size() && text_[pos_ + 1] == '-') break;
         pos_ += text_[pos_] & 0x80 ? checkText(pos_) : 1;
       }
@@ -290,12 +290,12 @@ Token Lexer::lex() {
   if (c == '"') {
     ++pos_;
     while (true) {
-      if (pos_ >= text_.size() || text_[pos_] == '\n')
+      if (pos_ >= text_.size() || text_[pos_] == '\n' || text_[pos_] == '\r')
         error(b, b + 1, "unterminated string literal");
       if (text_[pos_] == '\\') {
         char e = pos_ + 1 < text_.size() ? text_[pos_ + 1] : '\n';
         if (e != 'n' && e != 't' && e != 'r' && e != '0' && e != '\\' && e != '"') {
-          if (e == '\n') error(b, b + 1, "unterminated string literal");
+          if (e == '\n' || e == '\r') error(b, b + 1, "unterminated string literal");
           uint32_t len = 1;
           if (e & 0x80) decode(pos_ + 1, len);
           error(pos_, pos_ + 1 + len,

@@ -54,7 +54,7 @@ public:
   explicit Lexer(const Source& src) : src_(src), text_(src.text) {
     // A script's `#!/usr/bin/env thorin` line is not part of the program.
     if (text_.starts_with("#!") && !src.path.starts_with("<interactive")) {
-      size_t nl = text_.find('\n');
+      size_t nl = text_.find_first_of("\r\n");
       pos_ = uint32_t(nl == std::string_view::npos ? text_.size() : nl);
     }
   }

@@ -10,11 +10,18 @@ namespace thorin {
 Source::Source(std::string p, std::string t, uint32_t first)
     : path(std::move(p)), text(std::move(t)), firstLine(first) {
   lineStarts.push_back(0);
-  // (memchr: a 50 MB file has a million lines.)
+  // A line ends at LF, CR LF or a lone CR (old Mac files). (memchr: a 50 MB
+  // file has a million lines.)
   const char* b = text.data();
   const char* e = b + text.size();
-  for (const char* p = b; (p = static_cast<const char*>(std::memchr(p, '\n', size_t(e - p))));)
-    lineStarts.push_back(uint32_t(++p - b));
+  if (!std::memchr(b, '\r', text.size())) {
+    for (const char* p = b; (p = static_cast<const char*>(std::memchr(p, '\n', size_t(e - p))));)
+      lineStarts.push_back(uint32_t(++p - b));
+    return;
+  }
+  for (const char* p = b; p < e; ++p)
+    if (*p == '\n' || (*p == '\r' && (p + 1 == e || p[1] != '\n')))
+      lineStarts.push_back(uint32_t(p + 1 - b));
 }
 
 // Characters as the lexer reads them: a byte that is not UTF-8 is one.

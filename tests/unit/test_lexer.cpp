@@ -118,3 +118,17 @@ TEST_CASE("lexer: comments and strings are UTF-8 without bidi controls") {
   CHECK(lexError("-- \xE9t\xE9") == "invalid UTF-8 (this byte does not begin a character)");
   CHECK(lexError("\"\xC3\"") == "invalid UTF-8 (this byte does not begin a character)");
 }
+
+TEST_CASE("source: LF, CR LF and a lone CR each end one line") {
+  Source src("t", "a\rb\r\nc\n\rd");
+  CHECK(src.lineCol(8).line == 5);
+  CHECK(src.lineCol(8).col == 1);
+  CHECK(src.lineText(1) == "a");
+  CHECK(src.lineText(2) == "b");
+  CHECK(src.lineText(4) == "");
+  CHECK(kinds("a -- c\rb") == std::vector<Tok>{Tok::Ident, Tok::Ident, Tok::Eof});
+  Lexer lx(src);
+  auto ts = lx.all();
+  for (size_t i = 0; i + 1 < ts.size(); ++i)
+    CHECK(ts[i].col0); // (each letter starts its line)
+}
