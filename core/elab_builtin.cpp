@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include <cerrno>
+#include <cmath>
 #include <cstdlib>
 
 #include "axiom.hpp"
@@ -99,7 +100,15 @@ static int literalRank(Raw* r) {
 Tm* Elab::checkNumber(Raw* r, const char* type) {
   std::string s = numberText(r);
   std::string_view ty = type;
-  if (ty == "%core.F64") return tmOfLit(w_.perm, vF64(w_, std::strtod(s.c_str(), nullptr)));
+  if (ty == "%core.F64") {
+    // Too large is an error (as Rust's overflowing_literals); too small
+    // rounds, to a subnormal or to 0 (as in C, Rust, Haskell).
+    double d = std::strtod(s.c_str(), nullptr);
+    if (std::isinf(d))
+      fail(r->span, fmt::format("the literal {} is out of range for F64", s),
+           {"F64 literals go up to 1.7976931348623157e308 in magnitude"});
+    return tmOfLit(w_.perm, vF64(w_, d));
+  }
   if (isFloatText(s))
     notWhole(r, s, ty == "%core.Nat" ? "a Nat" : "an I64",
              "Nat and I64 literals are digits only, e.g. 3");
