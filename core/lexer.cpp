@@ -232,7 +232,7 @@ bool Lexer::atEnd() {
 Token Lexer::lex() {
   skipSpaceAndComments();
   uint32_t b = pos_;
-  bool col0 = b == 0 || text_[b - 1] == '\n' || text_[b - 1] == '\r';
+  bool col0 = b == start_ || text_[b - 1] == '\n' || text_[b - 1] == '\r';
   auto tok = [&](Tok k) {
     afterDot_ = false;
     return Token{k, col0, b, pos_};

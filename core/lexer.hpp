@@ -51,9 +51,10 @@ struct Token {
 
 class Lexer {
 public:
-  explicit Lexer(const Source& src) : src_(src), text_(src.text) {
+  explicit Lexer(const Source& src) : src_(src), text_(src.text), start_(src.lexFrom) {
+    pos_ = start_;
     // A script's `#!/usr/bin/env thorin` line is not part of the program.
-    if (text_.starts_with("#!") && !src.path.starts_with("<interactive")) {
+    if (start_ == 0 && text_.starts_with("#!") && !src.path.starts_with("<interactive")) {
       size_t nl = text_.find_first_of("\r\n");
       pos_ = uint32_t(nl == std::string_view::npos ? text_.size() : nl);
     }
@@ -81,6 +82,7 @@ private:
 
   const Source& src_;
   std::string_view text_;
+  uint32_t start_; // where lexing starts (its token counts as in column 0)
   uint32_t pos_ = 0;
   bool afterDot_ = false;    // previous token was an attached '.', so lex `1.2` as `1`,`.`,`2`
   bool afterImport_ = false; // previous token was `.import`

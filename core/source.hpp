@@ -13,6 +13,9 @@ struct Source {
   std::string text;
   std::vector<uint32_t> lineStarts;
   uint32_t firstLine = 1; // the first line's number (REPL inputs go on counting)
+  // Where the program text starts: a REPL command's argument is lexed inside
+  // the line the user typed (`:t λ x. )`), so positions are columns of it.
+  uint32_t lexFrom = 0;
 
   Source(std::string path, std::string text, uint32_t firstLine = 1);
   struct LineCol {

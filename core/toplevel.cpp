@@ -445,16 +445,17 @@ bool TopLevel::evalMain(TopId id, const std::vector<std::string>& args) {
 }
 
 // A REPL input, numbered from the line the REPL says it starts on.
-const Source* TopLevel::interactiveSource(const char* origin, const std::string& text) {
-  return w_.addSource(origin, text, inputLine_);
+const Source* TopLevel::interactiveSource(const char* origin, const std::string& text,
+                                          uint32_t from) {
+  return w_.addSource(origin, text, inputLine_, from);
 }
 
-bool TopLevel::residualQuery(const std::string& text) {
+bool TopLevel::residualQuery(const std::string& text, uint32_t from) {
   auto snap = w_.snapshot();
-  const Source* src = interactiveSource("<interactive>", text);
+  const Source* src = interactiveSource("<interactive>", text, from);
   Arena syntax(16 * 1024);
   Parser parser(*src, syntax);
-  bool ok = transaction(w_, *this, Span{src, 0, uint32_t(text.size())}, true, [&] {
+  bool ok = transaction(w_, *this, Span{src, src->lexFrom, uint32_t(src->text.size())}, true, [&] {
     Raw* r = parser.wholeTerm();
     std::vector<RApp*> apps;
     while (r->kind == RKind::App) {
@@ -632,12 +633,12 @@ bool TopLevel::replBlock(const std::string& text, bool* incomplete) {
   }
 }
 
-bool TopLevel::query(const std::string& text, Show what, const char* origin) {
+bool TopLevel::query(const std::string& text, Show what, const char* origin, uint32_t from) {
   auto snap = w_.snapshot();
-  const Source* src = interactiveSource(origin, text);
+  const Source* src = interactiveSource(origin, text, from);
   Arena syntax(16 * 1024);
   Parser parser(*src, syntax);
-  bool ok = transaction(w_, *this, Span{src, 0, uint32_t(text.size())}, true, [&] {
+  bool ok = transaction(w_, *this, Span{src, src->lexFrom, uint32_t(src->text.size())}, true, [&] {
     Raw* r = parser.wholeTerm();
     if (what == Show::Eval)
       evalQuery(r);

@@ -118,14 +118,16 @@ public:
   /// Elaborates an expression typed by the user; prints its normal form
   /// and/or type. Used by `:type` / `:nf` and by plain expressions.
   enum class Show { Type, NormalForm, Both, Eval };
-  bool query(const std::string& text, Show what, const char* origin = "<interactive>");
+  /// `from`: where the expression starts in `text` (after a REPL command's name).
+  bool query(const std::string& text, Show what, const char* origin = "<interactive>",
+             uint32_t from = 0);
   /// The line number of the REPL's next input (`<interactive>:LINE:COL`, as
   /// GHCi counts the lines typed in a session).
   void setInputLine(uint32_t line) { inputLine_ = line; }
 
   /// `:residual NAME ARG…` (`_` for a dynamic argument): prints the
   /// specialized code of NAME for those arguments.
-  bool residualQuery(const std::string& text);
+  bool residualQuery(const std::string& text, uint32_t from = 0);
   void printError(const Error& e);
   /// Runs the top-level definition `id` (`main`), applied to the program's
   /// arguments if it takes them, and prints its value (unless it is a Unit).
@@ -137,7 +139,7 @@ public:
   double parseSeconds = 0, elabSeconds = 0;
 
 private:
-  const Source* interactiveSource(const char* origin, const std::string& text);
+  const Source* interactiveSource(const char* origin, const std::string& text, uint32_t from = 0);
   uint32_t inputLine_ = 1;
   bool runEntry(const Entry& e, bool prelude);
   bool completeSignature(std::optional<Entry>& sig, Entry* next);

@@ -56,11 +56,16 @@ void World::resetScope() {
   }
 }
 
-const Source* World::addSource(std::string path, std::string text, uint32_t firstLine) {
+const Source* World::addSource(std::string path, std::string text, uint32_t firstLine,
+                               uint32_t lexFrom) {
   // A byte-order mark (editors on Windows write one) is not part of the text:
   // columns count from the first character after it.
-  if (text.starts_with("\xEF\xBB\xBF")) text.erase(0, 3);
+  if (text.starts_with("\xEF\xBB\xBF")) {
+    text.erase(0, 3);
+    lexFrom = lexFrom >= 3 ? lexFrom - 3 : 0;
+  }
   sources.push_back(std::make_unique<Source>(std::move(path), std::move(text), firstLine));
+  sources.back()->lexFrom = lexFrom;
   return sources.back().get();
 }
 

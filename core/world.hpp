@@ -138,7 +138,9 @@ public:
   size_t preludeLoaded = 0; // loadedFiles of the prelude
   TopId addTop(TopEntry e);
 
-  const Source* addSource(std::string path, std::string text, uint32_t firstLine = 1);
+  /// `lexFrom`: where in `text` the program starts (Source::lexFrom).
+  const Source* addSource(std::string path, std::string text, uint32_t firstLine = 1,
+                          uint32_t lexFrom = 0);
 
   /// Starts a new top-level entry: fresh scratch, new meta block.
   void beginEntry();

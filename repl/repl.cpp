@@ -103,6 +103,12 @@ bool Repl::handle(const std::string& raw) {
     size_t sp = input.find_first_of(" \t");
     std::string name = input.substr(1, sp == std::string::npos ? std::string::npos : sp - 1);
     std::string arg = sp == std::string::npos ? "" : trim(input.substr(sp));
+    // The argument's place in the line typed, for the columns of its errors.
+    size_t lead = raw.find_first_not_of(" \t\r\n");
+    argFrom_ = uint32_t(sp == std::string::npos ? raw.size()
+                                                : input.find_first_not_of(" \t\r\n", sp) + lead);
+    if (arg.empty()) argFrom_ = uint32_t(raw.size());
+    cmdLine_ = raw.substr(0, argFrom_ + arg.size());
     const Command* cmd = nullptr;
     for (auto& c : commands_)
       if (name == c.name) cmd = &c;
@@ -291,7 +297,11 @@ void Repl::cmdType(const std::string& a) {
       return;
     }
   }
-  s_.top().query(a, TopLevel::Show::Type);
+  queryArgument(TopLevel::Show::Type);
+}
+
+void Repl::queryArgument(TopLevel::Show what) {
+  s_.top().query(cmdLine_, what, "<interactive>", argFrom_);
 }
 
 void Repl::cmdNormalType(const std::string& a) {
@@ -313,7 +323,7 @@ void Repl::cmdNormal(const std::string& a) {
     err_ << "error: :nf needs an expression\n";
     return;
   }
-  s_.top().query(a, TopLevel::Show::NormalForm);
+  queryArgument(TopLevel::Show::NormalForm);
 }
 
 void Repl::cmdElaborated(const std::string& a) {
@@ -424,7 +434,7 @@ void Repl::cmdEval(const std::string& a) {
     err_ << "error: :eval needs an expression\n";
     return;
   }
-  s_.top().query(a, TopLevel::Show::Eval);
+  queryArgument(TopLevel::Show::Eval);
 }
 
 // The runtime, switched to the session's current world (a `:load` replaces it).
@@ -513,7 +523,7 @@ void Repl::cmdResidual(const std::string& a) {
     err_ << "error: usage: :residual NAME ARG… (for example :residual pow _ 3)\n";
     return;
   }
-  s_.top().residualQuery(a);
+  s_.top().residualQuery(cmdLine_, argFrom_);
 }
 
 bool parsePositiveCount(const std::string& s, uint64_t& out) {

@@ -61,13 +61,18 @@ private:
   void cmdHelp(const std::string& a);
   void cmdQuit(const std::string& a);
   int32_t topByName(const std::string& name, bool report = true);
+  /// Runs a query on the current command's argument, positioned in the line
+  /// typed (`<interactive>:LINE:COL` counts from the line's start).
+  void queryArgument(TopLevel::Show what);
   void timed(const char* what, double seconds);
 
   Session& s_;
   std::ostream& out_;
   std::ostream& err_;
   bool quit_ = false;
-  uint32_t lines_ = 0; // lines read so far: inputs are numbered by the line they start on
+  uint32_t lines_ = 0;   // lines read so far: inputs are numbered by the line they start on
+  std::string cmdLine_;  // the command being run, as typed, up to the end of its argument
+  uint32_t argFrom_ = 0; // where its argument starts in cmdLine_
   LineEditor* ed_ = nullptr;
   std::unique_ptr<class FileWatcher> watcher_; // `:watch`
   static const std::vector<Command> commands_;
