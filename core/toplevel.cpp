@@ -18,6 +18,7 @@
 #include "literal.hpp"
 #include "parser.hpp"
 #include "pretty.hpp"
+#include "unicode.hpp"
 
 namespace thorin {
 
@@ -135,7 +136,9 @@ bool TopLevel::loadFile(const std::string& path, Span from, bool prelude) {
   std::string text;
   if (!readFile(path, text)) {
     printError(Error(Diagnostic{
-        from, fmt::format("cannot open file '{}': {}", path, std::strerror(errno)), {}}));
+        from,
+        fmt::format("cannot open file '{}': {}", unicode::visible(path), std::strerror(errno)),
+        {}}));
     return false;
   }
   return loadSource(path, std::move(text), canon, prelude);

@@ -81,6 +81,23 @@ int width(uint32_t cp) {
   return in(kWide, cp) ? 2 : 1;
 }
 
+std::string visible(std::string_view s) {
+  std::string out;
+  for (size_t i = 0; i < s.size();) {
+    uint32_t len, cp = decode(s, i, len);
+    if (cp == kInvalid) {
+      out += "\uFFFD";
+      len = invalidLength(s, i);
+    } else if (control(cp) || invisible(cp) || cp == '\r' || cp == '\n') {
+      out += "<" + codePointName(cp) + ">";
+    } else {
+      out += s.substr(i, len);
+    }
+    i += len;
+  }
+  return out;
+}
+
 std::string codePointName(uint32_t cp) { return fmt::format("U+{:04X}", cp); }
 
 std::string encode(uint32_t cp) {

@@ -40,6 +40,10 @@ bool control(uint32_t cp);
 /// (East Asian wide and fullwidth: CJK, emoji), as wcwidth in a UTF-8 locale.
 int width(uint32_t cp);
 
+/// `s` safe to print in a message: control, invisible and bidirectional
+/// characters spelled `<U+202E>`, a byte that is not UTF-8 as U+FFFD.
+std::string visible(std::string_view s);
+
 /// `U+202E`.
 std::string codePointName(uint32_t cp);
 /// The UTF-8 encoding of cp.

@@ -17,6 +17,7 @@
 #include "eval.hpp"
 #include "guard.hpp"
 #include "pretty.hpp"
+#include "unicode.hpp"
 #include "zonk.hpp"
 
 namespace thorin {
@@ -124,13 +125,15 @@ bool Repl::handle(const std::string& raw) {
         for (auto* c : cands)
           list += fmt::format(" :{}", c->name);
         out_.flush();
-        err_ << fmt::format("error: ambiguous command ':{}' (could be{})\n", name, list);
+        err_ << fmt::format("error: ambiguous command ':{}' (could be{})\n", unicode::visible(name),
+                            list);
         return true;
       }
     }
     if (!cmd) {
       out_.flush();
-      err_ << fmt::format("error: unknown command ':{}' (type :? for help)\n", name);
+      err_ << fmt::format("error: unknown command ':{}' (type :? for help)\n",
+                          unicode::visible(name));
       return true;
     }
     (this->*cmd->fn)(arg);
@@ -244,7 +247,7 @@ int32_t Repl::topByName(const std::string& name, bool report) {
   int32_t id = s_.world().lookupTop(intern(name));
   if (id < 0 && report) {
     out_.flush();
-    err_ << fmt::format("error: no definition named '{}'\n", name);
+    err_ << fmt::format("error: no definition named '{}'\n", unicode::visible(name));
   }
   return id;
 }
@@ -485,7 +488,8 @@ void Repl::cmdLlvm(const std::string& a) {
     }
   if (a.empty() || id < 0) {
     err_ << fmt::format("error: :llvm needs the name of a definition{}\n",
-                        a.empty() ? "" : fmt::format(" ('{}' is not defined)", a));
+                        a.empty() ? ""
+                                  : fmt::format(" ('{}' is not defined)", unicode::visible(a)));
     return;
   }
   std::string ir = r && r->backend && size_t(id) < r->globals.size() && r->globals[id].compiled
