@@ -354,11 +354,12 @@ private:
     return t->tag == ETag::App && t->a->tag == ETag::Global && t->a->n == self_ &&
            rt_.erased(self_).arity == t->n;
   }
-  // Is t (in tail position) `e ⊕ self(…)` for a monoid ⊕? The first such ⊕
-  // found is the function's accumulator's; its identity goes to `identity`.
+  // Is t (in tail position) `e ⊕ self(…)`, ⊕ the accumulator's monoid?
   bool accTail(ETm* t) {
     return t->tag == ETag::Prim && t->n == 2 && t->prim == accPrim_ && selfCall(t->args[1]);
   }
+  // Sets accPrim_ to the first monoid ⊕ of an `e ⊕ self(…)` in tail
+  // position (with a baseline lowering), its identity to `identity`.
   void accumulates(ETm* t, int64_t& identity) {
     switch (t->tag) {
     case ETag::Let: accumulates(t->b, identity); return;
@@ -369,7 +370,9 @@ private:
     case ETag::Prim: {
       if (accPrim_ != UINT32_MAX || t->n != 2 || !selfCall(t->args[1])) return;
       const Prim& p = primById(t->prim);
-      if (p.result == MType::I64 && findBaselineMonoid(p.axiom, identity)) accPrim_ = t->prim;
+      if (p.result == MType::I64 && findBaselineLowering(p.axiom) &&
+          findBaselineMonoid(p.axiom, identity))
+        accPrim_ = t->prim;
       return;
     }
     default: return;
