@@ -1,36 +1,42 @@
-// Baseline lowerings of axioms: how the baseline tier (jit/baseline.cpp)
-// emits a machine-typed axiom with asmjit, registered per axiom name by the
-// plugin that owns it, as the LLVM lowerings are (jit/lower.hpp).
+// Baseline lowerings of axioms: which machine operation the baseline tier
+// (jit/baseline_gen.cpp) emits for a machine-typed axiom, registered per
+// axiom name by the plugin that owns it, as the LLVM lowerings are
+// (jit/lower.hpp). The plugin names the operation and its corner cases; the
+// tier selects instructions and registers.
 #pragma once
 #include <asmjit/x86.h>
 
+#include <cstdint>
 #include <string_view>
 
 namespace thorin::rt {
 
-struct BaselineCx {
-  asmjit::x86::Compiler& cc;
-  uint32_t span; // for run-time errors (rt::fail)
+/// Operations on I64 (two's complement, wrapping) and Bool (0/1) values.
+enum class BaselineOp : uint8_t {
+  Add,
+  Sub,
+  Mul,
+  Div,     // truncating; x / -1 wraps (INT64_MIN / -1 = INT64_MIN)
+  Mod,     // the remainder of Div (sign of x); x % -1 = 0
+  Compare, // 0 or 1: `cmp a, b`, then condition `cc` holds
 };
-/// Computes the axiom on `args` (I64 values, or Bool as 0/1) into `out`.
-/// The first argument is a register; the others are registers or, for
-/// literals that fit in 32 bits, immediates.
-using BaselineLowering = void (*)(BaselineCx& cx, const asmjit::x86::Gp& out,
-                                  const asmjit::Operand* args);
+
+struct BaselineLowering {
+  BaselineOp op;
+  asmjit::x86::CondCode cc = asmjit::x86::CondCode::kE; // Compare
+  /// Div, Mod: reports a zero divisor (a located run-time error; does not
+  /// return).
+  void (*byZero)(uint32_t span) = nullptr;
+};
 
 void registerBaselineLowering(std::string_view axiom, BaselineLowering l);
-BaselineLowering findBaselineLowering(std::string_view axiom);
+const BaselineLowering* findBaselineLowering(std::string_view axiom);
 
-/// An associative operation with an identity (I64 `+` with 0, `*` with 1):
-/// a function whose tail is `e ⊕ f(…)`, a call of itself, becomes a loop
-/// that accumulates the `e`s (gcc's and LLVM's tail recursion elimination
-/// with an accumulator). Associativity alone keeps the order of the operands.
+/// An associative and commutative operation with an identity (I64 `+` with
+/// 0, `*` with 1): a function whose tail is `e ⊕ f(…)`, a call of itself,
+/// becomes a loop that accumulates the `e`s (gcc's and LLVM's tail recursion
+/// elimination with an accumulator).
 void registerBaselineMonoid(std::string_view axiom, int64_t identity);
 bool findBaselineMonoid(std::string_view axiom, int64_t& identity);
-
-/// A comparison of two arguments: `cmp a, b` then condition `cc` holds
-/// (a conditional branches on it directly; a value is 0 or 1).
-void registerBaselineCompare(std::string_view axiom, asmjit::x86::CondCode cc);
-bool findBaselineCompare(std::string_view axiom, asmjit::x86::CondCode& cc);
 
 } // namespace thorin::rt

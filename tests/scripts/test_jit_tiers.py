@@ -421,6 +421,52 @@ big : I64 → I64 = λ n. if n == 0 then 4611686018427387904 else big (n - 1) + 
         expect(ref[0] == 2 and "recursed too deeply" in ref[2], "... where the interpreter recurses",
                f"{ref}")
 
+        # Division by constants is shifts (powers of two, rounding toward
+        # zero), a negation (-1) or an idiv without checks; by 0 it is the
+        # error. Each `.eval` computes the same in the interpreter.
+        path = os.path.join(d, "consts.thorin")
+        with open(path, "w") as f:
+            f.write("min : I64 = 0 - 9223372036854775807 - 1\n"
+                    "d : I64 → I64 → I64 = λ k x. if k == 0 then x / 8 else if k == 1 then x % 8 "
+                    "else if k == 2 then x / 0 - 1 + x % 1 else if k == 3 then x / 7 + x % 7 * 1000 "
+                    "else if k == 4 then x / (0 - 8) + x % (0 - 8) * 1000 "
+                    "else if k == 5 then x % 4294967296 + x / 4294967296 else x / 1 + x % 2\n")
+            for k in [0, 1, 3, 4, 5, 6]:
+                for x in ["0", "1", "7", "8", "9", "(0 - 1)", "(0 - 7)", "(0 - 8)", "(0 - 9)",
+                          "min", "9223372036854775807", "12345678901234"]:
+                    f.write(f".eval d {k} {x}\n")
+            f.write(".eval d 6 min / (0 - 1)\n.eval d 2 5\n")
+        ref = run(path, "--jit=off")
+        got = run(path, "--jit=baseline", "--jit-threshold", "2", "--jit-stats")
+        expect(ref[0] == 2 and got[0] == 2 and got[1] == ref[1] and got[1].count("\n") == 73 and
+               got[2].endswith(ref[2]) and "division by zero" in ref[2] and
+               "jit: baseline code for d" in got[2],
+               "I64 division by constants in baseline code", f"{ref}\n{got}")
+
+        # A self-call that is not a tail call is a loop nested in the caller
+        # (up to some depth): a tail call inside such a copy loops there, and
+        # polls, so Ctrl-C stops it; and an error in a copy is located.
+        path = os.path.join(d, "nest.thorin")
+        with open(path, "w") as f:
+            f.write("g : I64 → I64 = λ n. if n > 100 then g n else 1 - g (n + 50)\n"
+                    "main : I64 = g 0\n")
+        p = subprocess.Popen([thorin, "run", "--jit=baseline", "--jit-threshold", "1", path],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        time.sleep(1.0)
+        p.send_signal(signal.SIGINT)
+        out, err = p.communicate(timeout=30)
+        expect(p.returncode == 2 and "error: interrupted" in err.decode(),
+               "Ctrl-C stops a loop inside an inlined copy", err.decode())
+        path = os.path.join(d, "nesterr.thorin")
+        with open(path, "w") as f:
+            f.write("h : I64 → I64 = λ n. if n == 0 then 0 else (1 - h (n - 1)) + 100 / (n - 3)\n"
+                    "main : I64 = h 2 + h 50\n")
+        ref = run(path, "--jit=off")
+        got = run(path, "--jit=baseline", "--jit-threshold", "1", "--jit-stats")
+        expect(ref[0] == got[0] == 2 and got[1] == ref[1] == "" and got[2].endswith(ref[2]) and
+               "division by zero" in ref[2] and "baseline code for h" in got[2],
+               "an error inside an inlined copy is located", f"{ref}\n{got}")
+
         # Ctrl-C stops a loop in baseline code (a tail call: a jump back to
         # the top, which polls).
         path = os.path.join(d, "spin.thorin")
