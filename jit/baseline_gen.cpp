@@ -243,7 +243,15 @@ private:
   };
 
   // ---- registers and slots ----
-  Gp tmp() {
+  // An intermediate register: `want` if it is one and free.
+  Gp tmp(const Gp* want = nullptr) {
+    if (want) {
+      size_t i = scratchIndex(*want);
+      if (i != SIZE_MAX && !(busy_ & (1u << i))) {
+        busy_ |= 1u << i;
+        return kScratch[i];
+      }
+    }
     for (size_t i = 0; i < kNumScratch; ++i)
       if (!(busy_ & (1u << i))) {
         busy_ |= 1u << i;
@@ -445,15 +453,14 @@ private:
     }
     case ETag::Prim:
       if (accTail(t)) { // acc ⊕= e, then a tail call of itself
-        Opnd e = eval(t->args[0]);
-        if (l.acc.kind == Opnd::Reg) {
-          binary(accOp_, l.acc.reg, e);
+        if (t->args[0]->tag == ETag::App) {
+          callInto(t->args[0]);
+          accumulate(l, regOpnd(x86::rax, false));
         } else {
-          a_.emit(x86::Inst::kIdMov, x86::rax, l.acc.op());
-          binary(accOp_, x86::rax, e);
-          a_.emit(x86::Inst::kIdMov, l.acc.op(), x86::rax);
+          Opnd e = eval(t->args[0]);
+          accumulate(l, e);
+          release(e);
         }
-        release(e);
         return tailInto(t->args[1]);
       }
       break;
@@ -465,12 +472,64 @@ private:
       break;
     default: break;
     }
-    Opnd v = eval(t);
-    move(regOpnd(x86::rax, false), v);
-    release(v);
+    if (t->tag == ETag::App) {
+      callInto(t);
+    } else if (!arithInto(t, x86::rax)) {
+      Opnd v = eval(t);
+      move(regOpnd(x86::rax, false), v);
+      release(v);
+    }
     if (accPrim_ != UINT32_MAX) binary(accOp_, x86::rax, l.acc);
     a_.jmp(l.exit);
     return true;
+  }
+
+  // l's accumulator ⊕= e (e may be rax).
+  void accumulate(Loop& l, const Opnd& e) {
+    if (l.acc.kind == Opnd::Reg) {
+      binary(accOp_, l.acc.reg, e);
+    } else if (accOp_ == BaselineOp::Add && e.kind != Opnd::Mem) {
+      a_.emit(x86::Inst::kIdAdd, l.acc.op(), e.op());
+    } else {
+      a_.emit(x86::Inst::kIdMov, x86::rdx, l.acc.op());
+      binary(accOp_, x86::rdx, e);
+      a_.emit(x86::Inst::kIdMov, l.acc.op(), x86::rdx);
+    }
+  }
+
+  // `x ⊕ y` of a variable or literal x and y, computed into dst (any
+  // register) without intermediates; false for anything else.
+  bool arithInto(ETm* t, const Gp& dst) {
+    if (t->tag != ETag::Prim || t->n != 2) return false;
+    auto plain = [](ETm* u) {
+      return u->tag == ETag::Var ||
+             (u->tag == ETag::Lit && LitKind(u->n) == LitKind::I64 && fits32(int64_t(u->bits)));
+    };
+    if (!plain(t->args[0]) || !plain(t->args[1])) return false;
+    const BaselineLowering& low = lowering(t);
+    if (low.op != BaselineOp::Add && low.op != BaselineOp::Sub && low.op != BaselineOp::Mul)
+      return false;
+    Opnd x = eval(t->args[0]), y = eval(t->args[1]);
+    if (x.kind == Opnd::Reg && y.kind == Opnd::Imm && low.op != BaselineOp::Mul) {
+      a_.lea(dst, x86::ptr(x.reg, int32_t(low.op == BaselineOp::Add ? y.imm : -y.imm)));
+      return true;
+    }
+    if (y.kind == Opnd::Reg && y.reg.id() == dst.id()) return false; // (not clobbered first)
+    move(regOpnd(dst, false), x);
+    binary(low.op, dst, y);
+    return true;
+  }
+
+  // An application's value into rax: a copy of the function (a nested
+  // loop) or a call.
+  void callInto(ETm* t) {
+    if (t->a->tag != ETag::Global) throw Unsupported{__LINE__};
+    TopId g = t->a->n;
+    if (m_.rt.erased(g).arity != t->n) throw Unsupported{__LINE__};
+    if (g == self_ && loops_.back()->depth < unroll_)
+      nested(t);
+    else
+      call(g, t);
   }
 
   // A let: its value in a new home (it may live across calls and loops).
@@ -489,11 +548,17 @@ private:
 
   // `cmp rsp, [gPollLimit]`; below it, the poll, out of line. Intermediate
   // values of the loops around are saved there (the poll calls C++).
-  void pollCheck(Loop& l) {
+  // At a back edge (`back`), the common case jumps to the loop's body.
+  void pollCheck(Loop& l, bool back = false) {
     a_.mov(x86::rax, addr(&gPollLimit));
     a_.cmp(x86::rsp, x86::ptr(x86::rax));
     Label stub = a_.newLabel();
-    a_.jb(stub);
+    if (back) {
+      a_.jae(l.go);
+      a_.jmp(stub);
+    } else {
+      a_.jb(stub);
+    }
     std::vector<std::pair<Gp, int32_t>> saves;
     for (size_t i = 0; i < kNumScratch; ++i)
       if (busy_ & (1u << i)) saves.push_back({kScratch[i], newSlot()});
@@ -540,8 +605,20 @@ private:
       bool add = true;
     };
     std::vector<Arg> args;
+    // An argument that calls something is computed last, when the others
+    // cannot fail: its value is taken from rax.
+    uint32_t last = UINT32_MAX;
+    for (uint32_t i = 0; i < call->n; ++i)
+      if (call->args[i]->tag == ETag::App) last = last == UINT32_MAX ? i : UINT32_MAX - 1;
+    if (last < call->n)
+      for (uint32_t i = 0; i < call->n; ++i)
+        if (i != last && !total(call->args[i])) last = UINT32_MAX;
     for (uint32_t i = 0; i < call->n; ++i) {
       ETm* x = call->args[i];
+      if (i == last) {
+        args.push_back({Arg::Value, {}, true});
+        continue;
+      }
       if (isVar(x, l.params[i])) {
         args.push_back({Arg::Same, {}, true});
         continue;
@@ -562,6 +639,11 @@ private:
       if (v.kind == Opnd::Mem) v = copyToTemp(v);
       args.push_back({Arg::Value, v, true});
     }
+    if (last < call->n) {
+      callInto(call->args[last]);
+      move(l.params[last], regOpnd(x86::rax, false)); // (before anything uses rax)
+      args[last].kind = Arg::Same;
+    }
     for (size_t i = 0; i < args.size(); ++i) {
       if (args[i].kind == Arg::InPlace)
         a_.emit(args[i].add ? x86::Inst::kIdAdd : x86::Inst::kIdSub, l.params[i].op(),
@@ -571,15 +653,14 @@ private:
         release(args[i].v);
       }
     }
-    pollCheck(l);
-    a_.jmp(l.go);
+    pollCheck(l, true);
   }
 
   bool isVar(ETm* t, const Opnd& home) {
     return t->tag == ETag::Var && t->n < env_.size() && env_[env_.size() - 1 - t->n].same(home);
   }
-  Opnd copyToTemp(const Opnd& v) {
-    Gp r = tmp();
+  Opnd copyToTemp(const Opnd& v, const Gp* want = nullptr) {
+    Gp r = tmp(want);
     move(regOpnd(r, true), v);
     return regOpnd(r, true);
   }
@@ -617,7 +698,7 @@ private:
         if (!reorder || callsAnything(t->args[i]) == (pass == 0))
           if (std::find(order.begin(), order.end(), i) == order.end()) order.push_back(i);
     for (uint32_t i : order)
-      vs[i] = eval(t->args[i]);
+      vs[i] = eval(t->args[i], &kArgs[i]);
     uint32_t argMask = 0;
     for (auto& v : vs)
       if (v.kind == Opnd::Reg && v.temp) argMask |= maskOf(v.reg);
@@ -625,8 +706,12 @@ private:
     for (auto& v : vs)
       release(v);
     parallelMove(vs);
-    a_.mov(x86::rax, addr(slot));
-    a_.call(x86::ptr(x86::rax));
+    if (g == self_) { // (its entry's poll moves on to LLVM's code when that is ready)
+      a_.call(selfLabel_);
+    } else {
+      a_.mov(x86::rax, addr(slot));
+      a_.call(x86::ptr(x86::rax));
+    }
     restore(saved);
   }
 
@@ -688,7 +773,7 @@ private:
   // ---- expressions ----
   // t's value as an operand: a variable's home, a small literal, or an
   // intermediate register (taken only once there is a value to hold).
-  Opnd eval(ETm* t) {
+  Opnd eval(ETm* t, const Gp* want = nullptr) {
     switch (t->tag) {
     case ETag::Var:
       if (t->n >= env_.size()) throw Unsupported{__LINE__};
@@ -731,8 +816,17 @@ private:
         a_.movzx(r.r32(), r.r8());
         return regOpnd(r, true);
       }
-      Opnd x = eval(t->args[0]);
-      if (!x.temp) x = copyToTemp(x);
+      if (low.op != BaselineOp::Div && low.op != BaselineOp::Mod) {
+        // (a variable or literal first operand: straight into the result)
+        ETm* x0 = t->args[0];
+        if (x0->tag == ETag::Var || x0->tag == ETag::Lit) {
+          Gp r = tmp(want);
+          if (arithInto(t, r)) return regOpnd(r, true);
+          release(regOpnd(r, true));
+        }
+      }
+      Opnd x = eval(t->args[0], want);
+      if (!x.temp) x = copyToTemp(x, want);
       if (low.op == BaselineOp::Div || low.op == BaselineOp::Mod) {
         divide(t, low, x.reg);
         return x;
@@ -743,14 +837,8 @@ private:
       return x;
     }
     case ETag::App: {
-      if (t->a->tag != ETag::Global) throw Unsupported{__LINE__};
-      TopId g = t->a->n;
-      if (m_.rt.erased(g).arity != t->n) throw Unsupported{__LINE__};
-      if (g == self_ && loops_.back()->depth < unroll_)
-        nested(t);
-      else
-        call(g, t);
-      Gp r = tmp();
+      callInto(t);
+      Gp r = tmp(want);
       a_.mov(r, x86::rax);
       return regOpnd(r, true);
     }
@@ -793,6 +881,25 @@ private:
 
   // `cmp` of a comparison's operands; the condition under which it holds.
   x86::CondCode compare(ETm* t, x86::CondCode cc) {
+    // x % 2^k == 0 (or ≠): the low k bits of x, whatever its sign.
+    if (cc == x86::CondCode::kE || cc == x86::CondCode::kNE) {
+      for (int side = 0; side < 2; ++side) {
+        ETm *m = t->args[side], *z = t->args[1 - side];
+        if (z->tag != ETag::Lit || literal(z) != 0 || m->tag != ETag::Prim || m->n != 2) continue;
+        const BaselineLowering* l = findBaselineLowering(primById(m->prim).axiom);
+        ETm* c = m->args[1];
+        if (!l || l->op != BaselineOp::Mod || c->tag != ETag::Lit || LitKind(c->n) != LitKind::I64)
+          continue;
+        int64_t k = int64_t(c->bits);
+        if (k <= 1 || k > (int64_t(1) << 31) || !std::has_single_bit(uint64_t(k))) continue;
+        lowering(m); // (checks the operand types)
+        Opnd x = eval(m->args[0]);
+        if (x.kind == Opnd::Imm) x = copyToTemp(x);
+        a_.emit(x86::Inst::kIdTest, x.op(), asmjit::imm(k - 1));
+        release(x);
+        return cc;
+      }
+    }
     Opnd x = eval(t->args[0]), y = eval(t->args[1]);
     if (x.kind == Opnd::Imm && y.kind != Opnd::Imm) {
       std::swap(x, y);
