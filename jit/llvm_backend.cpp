@@ -26,6 +26,7 @@
 #include <llvm/ExecutionEngine/Orc/ThreadSafeModule.h>
 #include <llvm/IR/CFG.h>
 #include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/InlineAsm.h>
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/MDBuilder.h>
 #include <llvm/IR/Module.h>
@@ -783,13 +784,29 @@ public:
     return b_.CreateCall(ft, fn, {argArray(as), b_.getInt32(span)});
   }
 
+  // A parameter that gets another parameter's value from the iteration
+  // before (`f (n - 2) n` for `f n a`), through a copy LLVM cannot see
+  // into. LLVM 19.1's IndVarSimplify miscomputed such a value at the exit
+  // of a loop inlined into another loop (tests/run/rotated_loop.thorin:
+  // a division it took to be by zero); the copy costs no instruction.
+  Value* hideRotation(Value* v, uint32_t i) {
+    auto* p = dyn_cast<PHINode>(v);
+    if (!p || p == params_[i] || std::find(params_.begin(), params_.end(), p) == params_.end())
+      return v;
+    Type* ty = v->getType();
+    const char* reg = ty->isDoubleTy() ? "=x,0" : "=r,0";
+    if (!ty->isDoubleTy() && !ty->isIntegerTy(64) && !ty->isPointerTy()) return v;
+    InlineAsm* copy = InlineAsm::get(FunctionType::get(ty, {ty}, false), "", reg, false);
+    return b_.CreateCall(copy, {v});
+  }
+
   // The worker's own call in tail position: new parameters, back to the top.
   TV jumpToTop(ETm* t) {
     std::vector<Value*> args;
     for (uint32_t i = 0; i < t->n; ++i)
       args.push_back(as(gen(t->args[i]), selfInfo_.params[i]));
     for (uint32_t i = 0; i < t->n; ++i)
-      params_[i]->addIncoming(args[i], b_.GetInsertBlock());
+      params_[i]->addIncoming(hideRotation(args[i], i), b_.GetInsertBlock());
     budget_->addIncoming(b_.CreateSub(budgetNow_, b_.getInt32(1)), b_.GetInsertBlock());
     b_.CreateBr(loop_);
     // What follows is unreachable; its value feeds the enclosing join.

@@ -496,7 +496,10 @@ class BodyGen:
                 step = Let("r", "I64", True, rec, self.i64(3))
                 self.scope.pop()
             elif self.rng.random() < 0.5:
-                step = Bin(self.rng.choice("+-*"), self.i64(2), rec)
+                # (`e + deep …` and `e * deep …` are loops with an
+                # accumulator in baseline code: not with "none" divisions,
+                # whose programs must exhaust the stack in every mode run)
+                step = Bin(self.rng.choice("-" if self.divisions == "none" else "+-*"), self.i64(2), rec)
             else:
                 step = Bin(self.rng.choice("+-*"), rec, self.i64(2))
             return If(Cmp("<=", Var("n"), Lit(0)), self.i64(2), step)
