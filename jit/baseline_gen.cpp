@@ -135,27 +135,13 @@ struct ModuleGen {
 // but a function this large is LLVM's to compile.
 constexpr size_t kMaxNodes = 1000;
 
-size_t nodes(ETm* t, size_t limit = SIZE_MAX - 1) {
-  std::vector<ETm*> todo{t};
-  size_t n = 0;
-  while (!todo.empty() && n <= limit) {
-    ETm* u = todo.back();
-    todo.pop_back();
-    ++n;
-    forEachChild(u, 0, [&](ETm* c, uint32_t) {
-      if (c) todo.push_back(c);
-    });
-  }
-  return n;
-}
-
 bool ModuleGen::eligible(TopId g) {
   if (isSpec(g) || rt.global(g).compileFailed || rt.global(g).tooLarge == 1) return false;
   Global& gl = rt.erased(g);
   if (!gl.body || gl.body->tag != ETag::Lam || gl.arity == 0 || gl.arity > 6 ||
       gl.body->n != gl.arity || !gl.specsUsed.empty())
     return false;
-  if (nodes(gl.body, kMaxNodes) > kMaxNodes) return false;
+  if (countNodes(gl.body, kMaxNodes) > kMaxNodes) return false;
   MachineSig sig = rt.machineSig(g);
   if (!sig.known || sig.params.size() != gl.arity || sig.result != MType::I64) return false;
   for (MType m : sig.params)
@@ -393,7 +379,7 @@ private:
   static constexpr size_t kUnrollBudget = 480; // nodes in all copies
   static constexpr size_t kMaxHomes = 12;      // variables of all loops
   uint32_t unrollDepth(ETm* body) {
-    size_t s = callsOfSelf(body, true), n = nodes(body);
+    size_t s = callsOfSelf(body, true), n = countNodes(body);
     if (s == 0) return 0;
     size_t vars = arity_ + (accPrim_ != UINT32_MAX ? 1 : 0);
     if (2 * vars > kNumSaved) return 0;

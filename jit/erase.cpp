@@ -73,6 +73,20 @@ ETm* mapVars(Arena& a, ETm* t, uint32_t depth, const std::function<uint32_t(uint
   return c;
 }
 
+size_t countNodes(ETm* t, size_t limit) {
+  std::vector<ETm*> todo{t};
+  size_t n = 0;
+  while (!todo.empty() && n <= limit) {
+    ETm* u = todo.back();
+    todo.pop_back();
+    ++n;
+    forEachChild(u, 0, [&](ETm* c, uint32_t) {
+      if (c) todo.push_back(c);
+    });
+  }
+  return n;
+}
+
 void freeVars(ETm* t, uint32_t depth, std::vector<bool>& used) {
   if (t->tag == ETag::Var) {
     if (t->n >= depth && t->n - depth < used.size()) used[t->n - depth] = true;

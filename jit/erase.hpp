@@ -50,8 +50,8 @@ struct LamState {
 
 struct ETm {
   ETag tag;
-  uint32_t n = 0; // Var: index; Global: top id; Lam: arity; App, Prim, Arr: number of args; Lit:
-                  // LitKind; Erased: the MType of an erased machine type (else 0)
+  uint32_t n = 0;    // Var: index; Global: top id; Lam: arity; App, Prim, Arr: number of args; Lit:
+                     // LitKind; Erased: the MType of an erased machine type (else 0)
   uint32_t span = 0; // Prim: World::spans index + 1 (0: unknown)
   uint32_t prim = 0; // Prim, PrimPap: primitive id
   union {
@@ -90,6 +90,8 @@ template <class F> void forEachChild(ETm* t, uint32_t depth, F&& f) {
   }
 }
 
+/// The nodes of `t`, counted up to `limit + 1` (a size check stops early).
+size_t countNodes(ETm* t, size_t limit = SIZE_MAX - 1);
 /// The variables free in `t` (below `depth` binders), as indices outside them.
 void freeVars(ETm* t, uint32_t depth, std::vector<bool>& out);
 /// A copy of `t` whose free variable i (below `depth` binders) becomes f(i).

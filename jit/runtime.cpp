@@ -205,17 +205,7 @@ constexpr size_t kMaxCompiledNodes = 10000;
 bool Runtime::tooLargeToCompile(TopId id) {
   Global& g = erased(id);
   if (g.tooLarge < 0) {
-    std::vector<ETm*> todo;
-    if (g.body) todo.push_back(g.body);
-    size_t n = 0;
-    while (!todo.empty() && n <= kMaxCompiledNodes) {
-      ETm* t = todo.back();
-      todo.pop_back();
-      ++n;
-      forEachChild(t, 0, [&](ETm* c, uint32_t) {
-        if (c) todo.push_back(c);
-      });
-    }
+    size_t n = g.body ? countNodes(g.body, kMaxCompiledNodes) : 0;
     g.tooLarge = n > kMaxCompiledNodes ? 1 : 0;
     if (g.tooLarge && opts.stats)
       err << fmt::format("jit: {} is too large to compile (over {} nodes); it stays interpreted\n",

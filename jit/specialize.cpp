@@ -29,9 +29,9 @@ struct PEnv {
 // partial values) or dynamic (residual code that computes it).
 struct PV {
   enum Kind : uint8_t { Dyn, Lit, Erased, Global, Clo, Pair, Arr } kind;
-  ETm* t = nullptr;    // Dyn: residual code (its variables are levels); Lit: the literal; Clo: the λ
-  uint32_t at = 0;     // Dyn: the binder depth the code was built at
-  TopId id = 0;        // Global
+  ETm* t = nullptr; // Dyn: residual code (its variables are levels); Lit: the literal; Clo: the λ
+  uint32_t at = 0;  // Dyn: the binder depth the code was built at
+  TopId id = 0;     // Global
   PEnv* env = nullptr; // Clo
   PV* a = nullptr;     // Pair
   PV* b = nullptr;
@@ -60,12 +60,6 @@ bool mayEmit(const ETm* t) {
   return found;
 }
 
-uint32_t countNodes(ETm* t) {
-  uint32_t n = 1;
-  forEachChild(t, 0, [&](ETm* c, uint32_t) { n += countNodes(c); });
-  return n;
-}
-
 } // namespace
 
 struct Specializer::Impl {
@@ -73,7 +67,7 @@ struct Specializer::Impl {
   Limits lim;
   Arena& out; // residual code lives as long as the runtime's erased terms
   Arena tmp{64 * 1024};
-  uint32_t depth = 0; // residual binders around the code being built
+  uint32_t depth = 0;     // residual binders around the code being built
   std::vector<ETm*> lets; // pending residual lets of the current scope, by level
   uint32_t fuel;
   uint32_t size = 0;
@@ -86,10 +80,10 @@ struct Specializer::Impl {
   };
   std::vector<Building*> stack;
   struct Memo {
-    PV* value = nullptr;  // a closed result: the call is this value
-    ETm* body = nullptr;  // inlinable residual code (levels; parameters 0..m-1)
+    PV* value = nullptr; // a closed result: the call is this value
+    ETm* body = nullptr; // inlinable residual code (levels; parameters 0..m-1)
     uint32_t m = 0;
-    TopId fn = 0;         // otherwise: the residual function
+    TopId fn = 0; // otherwise: the residual function
   };
   std::unordered_map<std::string, Memo> memo;
   std::unordered_map<TopId, PV*> constants;
@@ -480,8 +474,11 @@ struct Specializer::Impl {
       return true;
     }
     exhausted = true;
-    rt.err << fmt::format("warning: specialization stopped at `{}` ({}); the call stays unspecialized\n",
-                          call(), fuel == 0 ? why : stack.size() >= lim.nesting ? "too many nested unfoldings" : "the code grew too big");
+    rt.err << fmt::format(
+        "warning: specialization stopped at `{}` ({}); the call stays unspecialized\n", call(),
+        fuel == 0                     ? why
+        : stack.size() >= lim.nesting ? "too many nested unfoldings"
+                                      : "the code grew too big");
     return false;
   }
 
@@ -585,7 +582,7 @@ struct Specializer::Impl {
     stack.pop_back();
     lets.swap(savedLets);
     depth = savedDepth;
-    uint32_t sz = countNodes(body);
+    uint32_t sz = uint32_t(countNodes(body));
     size += sz;
 
     Memo& me = memo[memoKey];
@@ -793,7 +790,8 @@ ETm* Specializer::residual(TopId id, const std::vector<ETm*>& args) {
   lam->n = d;
   Name* names = s.out.array<Name>(d);
   for (uint32_t i = 0, j = 0; i < args.size() && j < d; ++i)
-    if (!args[i]) names[j++] = src->tag == ETag::Lam && src->names && i < src->n ? src->names[i] : Name{};
+    if (!args[i])
+      names[j++] = src->tag == ETag::Lam && src->names && i < src->n ? src->names[i] : Name{};
   lam->names = names;
   lam->a = code;
   return lam;

@@ -320,6 +320,14 @@ drive : I64 → I64 → I64 = λ r acc. if r == 0 then acc else drive (r - 1) (s
     print("ok")
 
 
+def source(d, name, text):
+    """Writes `text` to the file d/name; its path."""
+    path = os.path.join(d, name)
+    with open(path, "w") as f:
+        f.write(text)
+    return path
+
+
 def baseline_tier(thorin):
     """The baseline tier (--jit=baseline: no LLVM). A hot function on I64 gets
     baseline code at once; its arithmetic agrees with the interpreter's at the
@@ -330,6 +338,15 @@ def baseline_tier(thorin):
         p = subprocess.run([thorin, "run", *flags, path], stdout=subprocess.PIPE,
                            stderr=subprocess.PIPE, timeout=60)
         return p.returncode, p.stdout.decode(), p.stderr.decode()
+
+    def interrupt(path, *flags):
+        """`thorin run` sent Ctrl-C after a second: its exit status and stderr."""
+        p = subprocess.Popen([thorin, "run", *flags, path], stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE)
+        time.sleep(1.0)
+        p.send_signal(signal.SIGINT)
+        _, err = p.communicate(timeout=30)
+        return p.returncode, err.decode()
 
     with tempfile.TemporaryDirectory() as d:
         path = os.path.join(d, "fib.thorin")
@@ -386,9 +403,7 @@ big : I64 → I64 = λ n. if n == 0 then 4611686018427387904 else big (n - 1) + 
                 # (accumulated, see below: the error comes first, at n = 5)
                 ("order", "down : I64 → I64 = λ n. if n == 0 then 0 else 100 / (n - 5) + down (n - 1)\n"
                  "main : I64 = down 1000\n", "division by zero")]:
-            path = os.path.join(d, name + ".thorin")
-            with open(path, "w") as f:
-                f.write(text)
+            path = source(d, name + ".thorin", text)
             ref = run(path, "--jit=off")
             got = run(path, "--jit=baseline", "--jit-stats")
             expect(got[0] == ref[0] == 2 and got[1] == ref[1] == "" and got[2].endswith(ref[2]) and
@@ -399,13 +414,12 @@ big : I64 → I64 = λ n. if n == 0 then 4611686018427387904 else big (n - 1) + 
         # loop with an accumulator in baseline code (as in gcc's and LLVM's):
         # 10^8 deep in constant stack, where the interpreter runs out of it.
         # Operands keep their order (wrapping * by 3 and + of n - 7).
-        path = os.path.join(d, "acc.thorin")
-        with open(path, "w") as f:
-            f.write("down : I64 → I64 = λ n. if n == 0 then 0 else 1 + down (n - 1)\n"
-                    "p : I64 → I64 = λ n. if n == 0 then 1 else 3 * p (n - 1)\n"
-                    "q : I64 → I64 = λ n. if n < 2 then n else if n % 3 == 0 then (n - 7) + q (n - 1) "
-                    "else q (n - 1) * 2 + q (n - 2)\n"
-                    "main : I64 = down 100000000 + p 100 + q 25\n")
+        path = source(d, "acc.thorin",
+                      "down : I64 → I64 = λ n. if n == 0 then 0 else 1 + down (n - 1)\n"
+                      "p : I64 → I64 = λ n. if n == 0 then 1 else 3 * p (n - 1)\n"
+                      "q : I64 → I64 = λ n. if n < 2 then n else if n % 3 == 0 then (n - 7) + q (n - 1) "
+                      "else q (n - 1) * 2 + q (n - 2)\n"
+                      "main : I64 = down 100000000 + p 100 + q 25\n")
         got = run(path, "--jit=baseline", "--jit-stats")
         want = 100000000 + pow(3, 100, 2**64)
         def q(n, memo={}):
@@ -447,21 +461,14 @@ big : I64 → I64 = λ n. if n == 0 then 4611686018427387904 else big (n - 1) + 
         # A self-call that is not a tail call is a loop nested in the caller
         # (up to some depth): a tail call inside such a copy loops there, and
         # polls, so Ctrl-C stops it; and an error in a copy is located.
-        path = os.path.join(d, "nest.thorin")
-        with open(path, "w") as f:
-            f.write("g : I64 → I64 = λ n. if n > 100 then g n else 1 - g (n + 50)\n"
-                    "main : I64 = g 0\n")
-        p = subprocess.Popen([thorin, "run", "--jit=baseline", "--jit-threshold", "1", path],
-                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-        time.sleep(1.0)
-        p.send_signal(signal.SIGINT)
-        out, err = p.communicate(timeout=30)
-        expect(p.returncode == 2 and "error: interrupted" in err.decode(),
-               "Ctrl-C stops a loop inside an inlined copy", err.decode())
-        path = os.path.join(d, "nesterr.thorin")
-        with open(path, "w") as f:
-            f.write("h : I64 → I64 = λ n. if n == 0 then 0 else (1 - h (n - 1)) + 100 / (n - 3)\n"
-                    "main : I64 = h 2 + h 50\n")
+        path = source(d, "nest.thorin", "g : I64 → I64 = λ n. if n > 100 then g n else 1 - g (n + 50)\n"
+                                        "main : I64 = g 0\n")
+        rc, err = interrupt(path, "--jit=baseline", "--jit-threshold", "1")
+        expect(rc == 2 and "error: interrupted" in err, "Ctrl-C stops a loop inside an inlined copy",
+               err)
+        path = source(d, "nesterr.thorin",
+                      "h : I64 → I64 = λ n. if n == 0 then 0 else (1 - h (n - 1)) + 100 / (n - 3)\n"
+                      "main : I64 = h 2 + h 50\n")
         ref = run(path, "--jit=off")
         got = run(path, "--jit=baseline", "--jit-threshold", "1", "--jit-stats")
         expect(ref[0] == got[0] == 2 and got[1] == ref[1] == "" and got[2].endswith(ref[2]) and
@@ -470,17 +477,10 @@ big : I64 → I64 = λ n. if n == 0 then 4611686018427387904 else big (n - 1) + 
 
         # Ctrl-C stops a loop in baseline code (a tail call: a jump back to
         # the top, which polls).
-        path = os.path.join(d, "spin.thorin")
-        with open(path, "w") as f:
-            f.write("spin : I64 → I64 = λ n. if n == 0 - 1 then 0 else spin (n + 1)\n"
-                    "main : I64 = spin 0\n")
-        p = subprocess.Popen([thorin, "run", "--jit=baseline", path], stdout=subprocess.PIPE,
-                             stderr=subprocess.PIPE)
-        time.sleep(1.0)
-        p.send_signal(signal.SIGINT)
-        out, err = p.communicate(timeout=30)
-        expect(p.returncode == 2 and "error: interrupted" in err.decode(),
-               "Ctrl-C stops a loop in baseline code", err.decode())
+        path = source(d, "spin.thorin", "spin : I64 → I64 = λ n. if n == 0 - 1 then 0 else spin (n + 1)\n"
+                                        "main : I64 = spin 0\n")
+        rc, err = interrupt(path, "--jit=baseline")
+        expect(rc == 2 and "error: interrupted" in err, "Ctrl-C stops a loop in baseline code", err)
 
     # Redefinition in the REPL makes a new binding (cube keeps calling the sq
     # it was checked against, as in the interpreter). cube's baseline code
