@@ -660,13 +660,14 @@ private:
   void nested(ETm* call) {
     Loop l;
     l.depth = loops_.back()->depth + 1;
-    std::vector<Opnd> vs;
+    // Each argument straight into its new home (no argument reads one).
     for (uint32_t i = 0; i < call->n; ++i)
-      vs.push_back(eval(call->args[i]));
-    for (uint32_t i = 0; i < call->n; ++i) {
       l.params.push_back(newHome());
-      move(l.params[i], vs[i]);
-      release(vs[i]);
+    for (uint32_t i = 0; i < call->n; ++i) {
+      if (l.params[i].kind == Opnd::Reg && arithInto(call->args[i], l.params[i].reg)) continue;
+      Opnd v = eval(call->args[i]);
+      move(l.params[i], v);
+      release(v);
     }
     loop(l);
     for (auto& h : l.params)
