@@ -496,7 +496,14 @@ void Repl::cmdLlvm(const std::string& a) {
                        ? r->backend->ir(TopId(id))
                        : "";
   if (ir.empty()) {
-    err_ << fmt::format("error: {} is not compiled (see :jit; --jit=eager compiles at once)\n", a);
+    if (r && size_t(id) < r->globals.size() && r->baseline &&
+        r->baseline->owns(r->globals[id].compiled))
+      err_ << fmt::format("error: {} runs baseline code, which is not made by LLVM "
+                          "(THORIN_BASELINE_ASM=1 prints it when it is made)\n",
+                          a);
+    else
+      err_ << fmt::format("error: {} is not compiled (see :jit; --jit=eager compiles at once)\n",
+                          a);
     return;
   }
   out_ << ir;

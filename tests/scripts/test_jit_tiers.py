@@ -482,6 +482,12 @@ big : I64 → I64 = λ n. if n == 0 then 4611686018427387904 else big (n - 1) + 
         rc, err = interrupt(path, "--jit=baseline")
         expect(rc == 2 and "error: interrupted" in err, "Ctrl-C stops a loop in baseline code", err)
 
+    # :llvm on a function that runs baseline code says so (it has no IR).
+    out = repl(thorin, ":set jit-threshold 2\nsq : I64 → I64 = λ x. x * x\n:eval sq 3\n:eval sq 4\n"
+                       ":llvm sq\n", "--jit=baseline")
+    expect("error: sq runs baseline code, which is not made by LLVM (THORIN_BASELINE_ASM=1 prints "
+           "it when it is made)" in out, ":llvm on baseline code", out)
+
     # Redefinition in the REPL makes a new binding (cube keeps calling the sq
     # it was checked against, as in the interpreter). cube's baseline code
     # holds sq's worker; the old cube's code goes with the old cube.
