@@ -537,11 +537,19 @@ private:
   }
 
   // `cmp rsp, [gPollLimit]`; below it, the poll, out of line. Intermediate
-  // values of the loops around are saved there (the poll calls C++).
+  // values of the loops around are saved there (the poll calls C++). The
+  // executable is linked at a fixed address below 2 GiB, so the limit is a
+  // 32-bit absolute operand (else its address is loaded into rax first):
+  // ackermann(3, 9) 118.6 → 112.1 M instructions, 3–4 % faster.
   // At a back edge (`back`), the common case jumps to the loop's body.
   void pollCheck(Loop& l, bool back = false) {
-    a_.mov(x86::rax, addr(&gPollLimit));
-    a_.cmp(x86::rsp, x86::ptr(x86::rax));
+    uint64_t lim = uint64_t(reinterpret_cast<uintptr_t>(&gPollLimit));
+    if (lim < (uint64_t(1) << 31)) { // (a 32-bit absolute operand: thorin is not a PIE)
+      a_.cmp(x86::rsp, x86::qword_ptr(lim));
+    } else {
+      a_.mov(x86::rax, addr(&gPollLimit));
+      a_.cmp(x86::rsp, x86::ptr(x86::rax));
+    }
     Label stub = a_.newLabel();
     if (back) {
       a_.jae(l.go);
