@@ -226,6 +226,7 @@ private:
     Opnd acc;                 // home of the accumulator (accumulating bodies)
     Label go, exit;           // the body; after the loop (its value in rax)
     uint32_t depth = 0;       // 0: the function itself
+    std::vector<Opnd> from;   // copies: the variable each parameter starts as (or an Imm)
   };
 
   // ---- registers and slots ----
@@ -410,10 +411,24 @@ private:
     // gPollLimit`, as compiled code does); loops poll at their back edges
     // (copies take no stack).
     if (l.depth == 0) pollCheck(l);
-    a_.bind(l.go);
     std::vector<Opnd> outer = std::exchange(env_, l.params);
     loops_.push_back(&l);
-    bool falls = tailInto(body_);
+    bool falls;
+    int first = l.depth > 0 && body_->tag == ETag::If ? atEntry(l, body_->a) : -1;
+    if (first >= 0) {
+      // The copy's first test is decided where it is entered (ackermann's
+      // copy of itself at `ack m (n - 1)`, entered where m ≠ 0): the branch
+      // taken comes first, and the test is where back edges go.
+      Label taken = a_.newLabel();
+      a_.bind(taken);
+      falls = tailBranch(body_->a, first == 1, first == 1 ? body_->b : body_->c);
+      a_.bind(l.go);
+      branch(body_->a, first == 1, taken);
+      falls = tailBranch(body_->a, first != 1, first == 1 ? body_->c : body_->b) || falls;
+    } else {
+      a_.bind(l.go);
+      falls = tailInto(body_);
+    }
     loops_.pop_back();
     env_ = std::move(outer);
     if (!falls) throw Unsupported{__LINE__}; // (a loop without exit)
@@ -436,9 +451,9 @@ private:
     case ETag::If: {
       Label no = a_.newLabel();
       branch(t->a, false, no);
-      bool a = tailInto(t->b);
+      bool a = tailBranch(t->a, true, t->b);
       a_.bind(no);
-      bool b = tailInto(t->c);
+      bool b = tailBranch(t->a, false, t->c);
       return a || b;
     }
     case ETag::Prim:
@@ -520,6 +535,59 @@ private:
       nested(t);
     else
       call(g, t);
+  }
+
+  // A conditional's branch t, where its condition c has the value `value`
+  // (a fact while t is emitted).
+  bool tailBranch(ETm* c, bool value, ETm* t) {
+    Fact f;
+    bool known = asFact(c, value, f);
+    if (known) facts_.push_back(f);
+    bool falls = tailInto(t);
+    if (known) facts_.pop_back();
+    return falls;
+  }
+
+  // What a branch knows of a variable: `cmp home, imm` meets cc. Homes of
+  // variables in scope change only at back edges, where the path ends.
+  struct Fact {
+    Opnd home;
+    x86::CondCode cc;
+    int64_t imm;
+  };
+  // c, a comparison of a variable with a small literal, as a fact (that it
+  // has the value `value`).
+  bool asFact(ETm* c, bool value, Fact& f) {
+    if (c->tag != ETag::Prim || c->n != 2) return false;
+    const BaselineLowering* l = findBaselineLowering(primById(c->prim).axiom);
+    if (!l || l->op != BaselineOp::Compare) return false;
+    ETm *x = c->args[0], *y = c->args[1];
+    x86::CondCode cc = l->cc;
+    if (x->tag == ETag::Lit) {
+      std::swap(x, y);
+      cc = x86::reverseCond(cc);
+    }
+    if (x->tag != ETag::Var || x->n >= env_.size() || y->tag != ETag::Lit) return false;
+    int64_t k = literal(y);
+    if (!fits32(k)) return false;
+    f = Fact{env_[env_.size() - 1 - x->n], value ? cc : x86::negateCond(cc), k};
+    return true;
+  }
+  // The value of c when loop l (a copy) is entered: 1, 0, or -1 (unknown).
+  // Known when c tests a parameter that starts as a variable of which the
+  // code around knows it.
+  int atEntry(const Loop& l, ETm* c) {
+    Fact f;
+    if (!asFact(c, true, f)) return -1;
+    for (size_t i = 0; i < l.params.size(); ++i) {
+      if (!l.params[i].same(f.home) || l.from[i].kind == Opnd::Imm) continue;
+      for (const Fact& g : facts_)
+        if (g.home.same(l.from[i]) && g.imm == f.imm) {
+          if (g.cc == f.cc) return 1;
+          if (g.cc == x86::negateCond(f.cc)) return 0;
+        }
+    }
+    return -1;
   }
 
   // A let: its value in a new home (it may live across calls and loops).
@@ -669,8 +737,12 @@ private:
     Loop l;
     l.depth = loops_.back()->depth + 1;
     // Each argument straight into its new home (no argument reads one).
-    for (uint32_t i = 0; i < call->n; ++i)
+    for (uint32_t i = 0; i < call->n; ++i) {
       l.params.push_back(newHome());
+      ETm* x = call->args[i];
+      l.from.push_back(x->tag == ETag::Var && x->n < env_.size() ? env_[env_.size() - 1 - x->n]
+                                                                 : Opnd{});
+    }
     for (uint32_t i = 0; i < call->n; ++i) {
       if (l.params[i].kind == Opnd::Reg && arithInto(call->args[i], l.params[i].reg)) continue;
       Opnd v = eval(call->args[i]);
@@ -1046,8 +1118,9 @@ private:
   uint32_t unroll_ = 0; // levels of copies (unrollDepth)
   std::vector<Loop*> loops_;
   std::vector<Opnd> env_;
-  uint32_t busy_ = 0;      // intermediate registers in use (bits of kScratch)
-  uint32_t savedBusy_ = 0; // homes in use (bits of kSaved)
+  std::vector<Fact> facts_; // what the branches around the code being emitted know
+  uint32_t busy_ = 0;       // intermediate registers in use (bits of kScratch)
+  uint32_t savedBusy_ = 0;  // homes in use (bits of kSaved)
   uint32_t savedHigh_ = 0;
   std::vector<bool> slotUsed_;
   uint32_t slotsHigh_ = 0;

@@ -482,6 +482,27 @@ big : I64 → I64 = λ n. if n == 0 then 4611686018427387904 else big (n - 1) + 
         rc, err = interrupt(path, "--jit=baseline")
         expect(rc == 2 and "error: interrupted" in err, "Ctrl-C stops a loop in baseline code", err)
 
+    # A copy whose first test is decided where it is entered starts in the
+    # branch taken (h's copies at `h k …` where k == 1 or k != 1 is known,
+    # ackermann's where m != 0 is): the same values as the interpreter's.
+    with tempfile.TemporaryDirectory() as d:
+        text = ("h : I64 → I64 → I64 = λ k n. if k == 1 then (if n <= 0 then 7 else n - h k (n - 1)) "
+                "else if n <= 0 then k else h 1 (n - 1) - h k (n - 2) * 3\n"
+                "w : I64 → I64 → I64 = λ k n. if k < 5 then (if n <= 0 then k else w k (n - 1) + k) "
+                "else if k == 9 || n <= 0 then n else w (k - 1) n + w k (n - 3)\n"
+                "ack : I64 → I64 → I64 = λ m n. if m == 0 then n + 1 else if n == 0 then ack (m - 1) 1 "
+                "else ack (m - 1) (ack m (n - 1))\n")
+        for k in [-2, 0, 1, 2, 5, 9, 12]:
+            for n in [0, 1, 2, 7, 20]:
+                text += f".eval h ({k} : I64) {n}\n.eval w ({k} : I64) {n}\n"
+        text += ".eval ack 2 3\n.eval ack 3 5\n"
+        path = source(d, "entry.thorin", text.replace("(-2 : I64)", "(0 - 2 : I64)"))
+        ref = run(path, "--jit=off")
+        got = run(path, "--jit=baseline", "--jit-threshold", "1", "--jit-stats")
+        expect(ref[0] == got[0] == 0 and got[1] == ref[1] and got[1].count("\n") == 72 and
+               all(f"baseline code for {f}" in got[2] for f in ["h", "w", "ack"]),
+               "copies entered in the branch their first test takes", f"{ref}\n{got}")
+
     # :llvm on a function that runs baseline code says so (it has no IR).
     out = repl(thorin, ":set jit-threshold 2\nsq : I64 → I64 = λ x. x * x\n:eval sq 3\n:eval sq 4\n"
                        ":llvm sq\n", "--jit=baseline")
