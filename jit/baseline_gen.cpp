@@ -378,7 +378,7 @@ private:
   // and ackermann (two) gain from copies whose variables are in slots.
   static constexpr uint32_t kMaxUnroll = 8;
   static constexpr size_t kUnrollBudget = 480; // nodes in all copies
-  static constexpr size_t kMaxHomes = 12;      // variables of all loops
+  static constexpr size_t kMaxHomes = 18;      // variables of all loops
   uint32_t unrollDepth(ETm* body) {
     size_t s = callsOfSelf(body, true), n = countNodes(body);
     if (s == 0) return 0;
