@@ -755,7 +755,10 @@ public:
       WordCx cx{b_, mc_.h_.fail, span, [this, fnp, id, span](const std::vector<Value*>& as) {
                   return callPrim(fnp, id, span, as);
                 }};
-      if (t->n > 0 && t->args[0]->tag == ETag::Erased) cx.hint = MType(t->args[0]->n);
+      if (t->n > 0 && t->args[0]->tag == ETag::Erased) {
+        cx.hint = MType(t->args[0]->n);
+        cx.concreteType = true;
+      }
       cx.unbox = [this](Value* w, MType m) { return unbox(w, m); };
       if (speculate_)
         cx.deopt = [this](DeoptReason r) {

@@ -34,6 +34,10 @@ struct WordCx {
   uint32_t span;
   std::function<llvm::Value*(const std::vector<llvm::Value*>&)> slow;
   MType hint = MType::None;
+  /// The first argument is a type known where this code was written (not a
+  /// variable of a polymorphic function): `hint` is its machine type, None
+  /// for any other type.
+  bool concreteType = false;
   MType result = MType::None;
   std::function<llvm::Value*(llvm::Value*, MType)> unbox = {};
   /// Set when this code may speculate: emits a call that leaves compiled

@@ -46,9 +46,7 @@ Value* fadd(LowerCx& c, const Args& a) { return c.b.CreateFAdd(a[0], a[1]); }
 Value* fsub(LowerCx& c, const Args& a) { return c.b.CreateFSub(a[0], a[1]); }
 Value* fmul(LowerCx& c, const Args& a) { return c.b.CreateFMul(a[0], a[1]); }
 Value* fdiv(LowerCx& c, const Args& a) { return c.b.CreateFDiv(a[0], a[1]); }
-Value* fsqrt(LowerCx& c, const Args& a) {
-  return c.b.CreateUnaryIntrinsic(Intrinsic::sqrt, a[0]);
-}
+Value* fsqrt(LowerCx& c, const Args& a) { return c.b.CreateUnaryIntrinsic(Intrinsic::sqrt, a[0]); }
 Value* i2f(LowerCx& c, const Args& a) { return c.b.CreateSIToFP(a[0], c.b.getDoubleTy()); }
 
 } // namespace
@@ -189,7 +187,9 @@ Value* arrLen(IRBuilder<>& b, Value* p) {
 Value* arrGet(WordCx& c, const Args& a) {
   IRBuilder<>& b = c.b;
   rt::MType m = c.hint == rt::MType::I64 || c.hint == rt::MType::F64 ? c.hint : rt::MType::None;
-  rt::OTag rep = m == rt::MType::I64 ? rt::OTag::ArrI64 : m == rt::MType::F64 ? rt::OTag::ArrF64 : rt::OTag::Arr;
+  rt::OTag rep = m == rt::MType::I64   ? rt::OTag::ArrI64
+                 : m == rt::MType::F64 ? rt::OTag::ArrF64
+                                       : rt::OTag::Arr;
   Value* p = b.CreateIntToPtr(a[2], b.getPtrTy());
   Value* i = b.CreateLShr(a[3], 1);
   Value* header = invariantLoad(b, b.getInt64Ty(), p); // tag, then length
@@ -220,8 +220,11 @@ Value* arrGet(WordCx& c, const Args& a) {
     };
     if (known) inRange = b.CreateICmpULT(i, len);
     // Elements of unknown type (a polymorphic reader) may come in any
-    // representation: that is not a failed speculation.
-    if (m != rt::MType::None) {
+    // representation: that is not a failed speculation. Of a known type
+    // (matmul's rows, `Array 256 (Array 256 F64)`) the array is speculated
+    // to have the representation the type implies, as raw ones are: its
+    // check then leaves the loop (checked at the worker's entry).
+    if (m != rt::MType::None || c.concreteType) {
       // Past the check at entry, the whole array may be read anywhere in the
       // function: loads of a loop-invariant element can leave the loop.
       auto readable = [&](IRBuilder<>& hb, Value* arr) {
