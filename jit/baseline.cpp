@@ -56,7 +56,6 @@ void pad8(std::vector<uint8_t>& o, size_t start) {
   while ((o.size() - start) % 8)
     o.push_back(0); // DW_CFA_nop
 }
-void uleb1(std::vector<uint8_t>& o, uint8_t v) { o.push_back(v); } // (v < 128)
 
 // Unwind information. Run-time errors, Ctrl-C and stack overflow are C++
 // exceptions thrown by the helpers baseline code calls (and by LLVM code it
@@ -74,10 +73,10 @@ std::vector<uint8_t> ehFrame(const std::vector<Fde>& fns) {
   o.resize(4);
   for (uint8_t b : {0, 0, 0, 0, 1, int('z'), int('R'), 0})
     o.push_back(b);
-  uleb1(o, 1);                            // code alignment
+  appendUleb(o, 1);                       // code alignment
   o.push_back(0x78);                      // data alignment -8
-  uleb1(o, 16);                           // return address register
-  uleb1(o, 1);                            // augmentation data: the FDE pointer encoding
+  appendUleb(o, 16);                      // return address register
+  appendUleb(o, 1);                       // augmentation data: the FDE pointer encoding
   o.push_back(0x00);                      // DW_EH_PE_absptr
   for (uint8_t b : {0x0c, 7, 8, 0x90, 1}) // def_cfa rsp+8; offset ra, 1
     o.push_back(b);
@@ -89,7 +88,7 @@ std::vector<uint8_t> ehFrame(const std::vector<Fde>& fns) {
     put32(o, start + 4, uint32_t(start + 4)); // CIE pointer: back to offset 0
     put64(o, f.begin);
     put64(o, f.size);
-    uleb1(o, 0);
+    appendUleb(o, 0);
     o.insert(o.end(), f.cfa->begin(), f.cfa->end());
     pad8(o, start);
     put32(o, start, uint32_t(o.size() - start - 4));

@@ -43,14 +43,6 @@ constexpr size_t kNumSaved = sizeof(kSaved) / sizeof(kSaved[0]);
 // x86-64 register numbers → DWARF's.
 constexpr uint8_t kDwarfGp[16] = {0, 2, 1, 3, 7, 6, 4, 5, 8, 9, 10, 11, 12, 13, 14, 15};
 
-void uleb(std::vector<uint8_t>& o, uint64_t v) {
-  do {
-    uint8_t b = v & 0x7f;
-    v >>= 7;
-    o.push_back(v ? b | 0x80 : b);
-  } while (v);
-}
-
 // Call frame instructions of a prologue `push r…; sub rsp, n`: `at` holds
 // the code offset after each of its instructions (relative to the start).
 std::vector<uint8_t> prologueCfa(const std::vector<Gp>& pushed, size_t adjust,
@@ -66,15 +58,15 @@ std::vector<uint8_t> prologueCfa(const std::vector<Gp>& pushed, size_t adjust,
     offset += 8;
     advance(at[i]);
     cfa.push_back(0x0e); // DW_CFA_def_cfa_offset
-    uleb(cfa, offset);
+    appendUleb(cfa, offset);
     cfa.push_back(uint8_t(0x80 | kDwarfGp[pushed[i].id()])); // DW_CFA_offset
-    uleb(cfa, offset / 8);
+    appendUleb(cfa, offset / 8);
   }
   if (adjust) {
     offset += adjust;
     advance(at[pushed.size()]);
     cfa.push_back(0x0e);
-    uleb(cfa, offset);
+    appendUleb(cfa, offset);
   }
   return cfa;
 }
@@ -1176,6 +1168,14 @@ void entry(ModuleGen& m, x86::Assembler& a, TopId id, BaselineFn& fn) {
 }
 
 } // namespace
+
+void appendUleb(std::vector<uint8_t>& o, uint64_t v) {
+  do {
+    uint8_t b = v & 0x7f;
+    v >>= 7;
+    o.push_back(v ? b | 0x80 : b);
+  } while (v);
+}
 
 bool generateBaseline(Runtime& rt, CodeHolder& code, TopId root, const ExistingSlot& existing,
                       BaselineModuleCode& out) {

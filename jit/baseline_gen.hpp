@@ -41,6 +41,9 @@ struct BaselineModuleCode {
   std::unordered_set<TopId> calls; // workers of other modules it calls
 };
 
+/// Appends v in DWARF's unsigned LEB128 (call frame instructions, FDEs).
+void appendUleb(std::vector<uint8_t>& o, uint64_t v);
+
 /// Where calls of `id`'s worker go if an earlier module has one, else null.
 using ExistingSlot = std::function<std::atomic<void*>*(TopId id)>;
 
