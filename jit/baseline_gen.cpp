@@ -20,6 +20,7 @@ using x86::Gp;
 // What baseline code calls (plain C++ functions: the SysV convention).
 int64_t blToI64(V v) { return toI64(v); }
 V blOfI64(int64_t x) { return ofI64(x); }
+V blOfF64(double d) { return ofF64(d); }
 void blPoll() {
   gPollLimit = gStackLimit; // (tripped by Ctrl-C, or a real stack overflow)
   poll();
@@ -71,32 +72,64 @@ std::vector<uint8_t> prologueCfa(const std::vector<Gp>& pushed, size_t adjust,
   return cfa;
 }
 
-// An operand: a register, a stack slot or an immediate (32 bits).
+// An operand: a register, a stack slot or an immediate, of a class: an I64
+// or Bool (0/1) in a general register, a word (MType::None: Nat and Idx
+// immediates, pointers to arrays…) in one too, or an F64 in an xmm register.
+// Immediates of I64 and Bool fit in 32 bits; of words and F64, any 64 bits
+// (materialized where used).
 struct Opnd {
   enum Kind : uint8_t { Reg, Mem, Imm } kind = Imm;
   bool temp = false; // an intermediate register, freed by its user
-  Gp reg;
+  MType cls = MType::I64;
+  Gp reg;          // Reg, not F64
+  x86::Xmm xmm;    // Reg, F64
   int32_t off = 0; // Mem: [rsp + off]
-  int64_t imm = 0;
+  int64_t imm = 0; // (F64: the bits)
+  bool isF() const { return cls == MType::F64; }
   Operand op() const {
-    if (kind == Reg) return reg;
+    if (kind == Reg) return isF() ? Operand(xmm) : Operand(reg);
     if (kind == Mem) return x86::qword_ptr(x86::rsp, off);
     return asmjit::imm(imm);
   }
   bool same(const Opnd& o) const {
-    if (kind != o.kind) return false;
-    return kind == Reg ? reg.id() == o.reg.id() : kind == Mem ? off == o.off : imm == o.imm;
+    if (kind != o.kind || isF() != o.isF()) return false;
+    if (kind == Reg) return isF() ? xmm.id() == o.xmm.id() : reg.id() == o.reg.id();
+    return kind == Mem ? off == o.off : imm == o.imm;
   }
 };
-Opnd regOpnd(const Gp& r, bool temp) {
+Opnd regOpnd(const Gp& r, bool temp, MType cls = MType::I64) {
   Opnd o;
   o.kind = Opnd::Reg;
   o.reg = r;
   o.temp = temp;
+  o.cls = cls;
+  return o;
+}
+Opnd xmmOpnd(const x86::Xmm& r, bool temp) {
+  Opnd o;
+  o.kind = Opnd::Reg;
+  o.xmm = r;
+  o.temp = temp;
+  o.cls = MType::F64;
+  return o;
+}
+Opnd immOpnd(int64_t v, MType cls = MType::I64) {
+  Opnd o;
+  o.imm = v;
+  o.cls = cls;
   return o;
 }
 
 bool fits32(int64_t v) { return v == int64_t(int32_t(v)); }
+
+// A worker's signature: the class of each parameter and of the result
+// (MType::None: a word). SysV's convention: words, I64 in general argument
+// registers, F64 in xmm ones; the result in rax or xmm0 — as LLVM's worker
+// for the same function, which may take over the slot.
+struct FnSig {
+  std::vector<MType> params;
+  MType result = MType::None;
+};
 
 // The module being generated: its functions in order, and the slots.
 struct ModuleGen {
@@ -104,11 +137,21 @@ struct ModuleGen {
   const ExistingSlot& existing;
   BaselineModuleCode& out;
   std::unordered_map<TopId, std::atomic<void*>*> mine; // slots of this module's workers
+  std::unordered_map<TopId, FnSig> sigs;
   std::vector<TopId> todo;
 
   bool eligible(TopId g);
+  bool sigOf(TopId g, FnSig& out);
+  const FnSig& sig(TopId g) {
+    auto it = sigs.find(g);
+    if (it != sigs.end()) return it->second;
+    FnSig s;
+    if (!sigOf(g, s)) throw Unsupported{__LINE__};
+    return sigs[g] = std::move(s);
+  }
   std::atomic<void*>* slotOf(TopId g) {
     if (auto* s = existing(g)) {
+      sig(g);
       out.calls.insert(g);
       return s;
     }
@@ -127,18 +170,57 @@ struct ModuleGen {
 // but a function this large is LLVM's to compile.
 constexpr size_t kMaxNodes = 1000;
 
+// Parameters and result: I64, F64 or words (a lifted λ's free variables and
+// parameters are all words). Bool in a signature is left to LLVM (its
+// worker passes an i1).
+bool ModuleGen::sigOf(TopId g, FnSig& s) {
+  Global& gl = rt.erased(g);
+  MachineSig ms = rt.machineSig(g);
+  if (ms.known) {
+    if (ms.params.size() != gl.arity) return false;
+    s.params = ms.params;
+    s.result = ms.result;
+  } else if (isSpec(g) && rt.spec(g).lifted) {
+    s.params.assign(gl.arity, MType::None);
+    s.result = MType::None;
+  } else {
+    return false;
+  }
+  size_t gp = 0, fp = 0;
+  for (MType m : s.params) {
+    if (m == MType::Bool) return false;
+    (m == MType::F64 ? fp : gp) += 1;
+  }
+  return s.result != MType::Bool && gp <= 6 && fp <= 6;
+}
+
 bool ModuleGen::eligible(TopId g) {
-  if (isSpec(g) || rt.global(g).compileFailed || rt.global(g).tooLarge == 1) return false;
+  if ((isSpec(g) && !rt.spec(g).lifted) || rt.global(g).compileFailed ||
+      rt.global(g).tooLarge == 1)
+    return false;
   Global& gl = rt.erased(g);
   if (!gl.body || gl.body->tag != ETag::Lam || gl.arity == 0 || gl.arity > 6 ||
       gl.body->n != gl.arity || !gl.specsUsed.empty())
     return false;
   if (countNodes(gl.body, kMaxNodes) > kMaxNodes) return false;
-  MachineSig sig = rt.machineSig(g);
-  if (!sig.known || sig.params.size() != gl.arity || sig.result != MType::I64) return false;
-  for (MType m : sig.params)
-    if (m != MType::I64) return false;
+  FnSig s;
+  if (!sigOf(g, s)) return false;
+  sigs[g] = std::move(s);
   return true;
+}
+
+// Where the arguments of a call with these parameter classes go.
+std::vector<Opnd> argLocations(const std::vector<MType>& params) {
+  std::vector<Opnd> at;
+  size_t gp = 0, fp = 0;
+  for (MType m : params)
+    at.push_back(m == MType::F64 ? xmmOpnd(x86::xmm(uint32_t(fp++)), false)
+                                 : regOpnd(kArgs[gp++], false, m));
+  return at;
+}
+// Where a value of class m is returned.
+Opnd resultLocation(MType m) {
+  return m == MType::F64 ? xmmOpnd(x86::xmm0, false) : regOpnd(x86::rax, false, m);
 }
 
 // What a function's first emission learns for its second: the frame.
@@ -147,13 +229,13 @@ struct FrameNeeds {
   uint32_t slots = 0; // stack slots
 };
 
-// One worker: `int64_t f(int64_t…)`. Emitted twice — the first time into a
-// scratch buffer, to learn the frame (which callee-saved registers its
-// variables take, how many stack slots) that the prologue sets up.
+// One worker (see FnSig). Emitted twice — the first time into a scratch
+// buffer, to learn the frame (which callee-saved registers its variables
+// take, how many stack slots) that the prologue sets up.
 class FnGen {
 public:
   FnGen(ModuleGen& m, x86::Assembler& a, TopId id, const FrameNeeds* frame, uint32_t maxUnroll)
-      : m_(m), a_(a), self_(id), frame_(frame) {
+      : m_(m), a_(a), self_(id), frame_(frame), sig_(m.sig(id)) {
     Global& g = m_.rt.erased(id);
     body_ = g.body->a;
     arity_ = g.arity;
@@ -191,16 +273,17 @@ public:
     fn.cfa = prologueCfa(pushed, adjust, at);
     Loop l;
     l.depth = 0;
+    std::vector<Opnd> args = argLocations(sig_.params);
     for (uint32_t i = 0; i < arity_; ++i) {
-      l.params.push_back(newHome());
-      move(l.params[i], regOpnd(kArgs[i], false));
+      l.params.push_back(newHome(sig_.params[i]));
+      move(l.params[i], args[i]);
     }
     loop(l);
     if (adjust) a_.add(x86::rsp, adjust);
     for (size_t i = pushed.size(); i-- > 0;)
       a_.pop(pushed[i]);
     a_.ret();
-    for (size_t i = 0; i < cold_.size(); ++i) // (out of line: polls, errors)
+    for (size_t i = 0; i < cold_.size(); ++i) // (out of line: polls, errors, slow paths)
       cold_[i]();
     fn.end = a_.offset();
     if (frame_ && (savedHigh_ > frame_->saved || slotsHigh_ > frame_->slots))
@@ -216,12 +299,16 @@ private:
   struct Loop {
     std::vector<Opnd> params; // homes
     Opnd acc;                 // home of the accumulator (accumulating bodies)
-    Label go, exit;           // the body; after the loop (its value in rax)
+    Label go, exit;           // the body; after the loop (its value in resultLocation)
     uint32_t depth = 0;       // 0: the function itself
     std::vector<Opnd> from;   // copies: the variable each parameter starts as (or an Imm)
   };
 
   // ---- registers and slots ----
+  // Intermediate values: general registers (kScratch), xmm1–xmm7 for F64
+  // (xmm0 holds results; xmm8–xmm14 are F64 homes; xmm15 breaks cycles of
+  // argument moves). All are caller-saved: saved around calls.
+  static constexpr uint32_t kXScratch0 = 1, kNumXScratch = 7, kXHome0 = 8, kNumXHomes = 7;
   // An intermediate register: `want` if it is one and free.
   Gp tmp(const Gp* want = nullptr) {
     if (want) {
@@ -238,80 +325,159 @@ private:
       }
     throw Unsupported{__LINE__}; // (an expression nested too deep: LLVM's)
   }
+  x86::Xmm xtmp() {
+    for (uint32_t i = 0; i < kNumXScratch; ++i)
+      if (!(xbusy_ & (1u << i))) {
+        xbusy_ |= 1u << i;
+        return x86::xmm(kXScratch0 + i);
+      }
+    throw Unsupported{__LINE__};
+  }
+  // A fresh intermediate of class m.
+  Opnd temp(MType m, const Gp* want = nullptr) {
+    return m == MType::F64 ? xmmOpnd(xtmp(), true) : regOpnd(tmp(want), true, m);
+  }
   static size_t scratchIndex(const Gp& r) {
     for (size_t i = 0; i < kNumScratch; ++i)
       if (kScratch[i].id() == r.id()) return i;
     return SIZE_MAX;
   }
   void release(const Opnd& o) {
-    if (o.kind == Opnd::Reg && o.temp) busy_ &= ~(1u << scratchIndex(o.reg));
+    if (o.kind != Opnd::Reg || !o.temp) return;
+    if (o.isF())
+      xbusy_ &= ~(1u << (o.xmm.id() - kXScratch0));
+    else
+      busy_ &= ~(1u << scratchIndex(o.reg));
   }
-  int32_t newSlot() {
-    uint32_t i = 0;
-    while (i < slotUsed_.size() && slotUsed_[i])
-      ++i;
-    if (i == slotUsed_.size()) slotUsed_.push_back(false);
-    slotUsed_[i] = true;
-    slotsHigh_ = std::max<uint32_t>(slotsHigh_, i + 1);
+  int32_t newSlot() { return newSlots(1); }
+  // n consecutive slots (a primitive's argument array).
+  int32_t newSlots(uint32_t n) {
+    size_t i = 0;
+    for (;; ++i) {
+      size_t k = 0;
+      while (k < n && i + k < slotUsed_.size() && !slotUsed_[i + k])
+        ++k;
+      if (k == n || i + k >= slotUsed_.size()) break;
+    }
+    if (slotUsed_.size() < i + n) slotUsed_.resize(i + n, false);
+    for (size_t k = 0; k < n; ++k)
+      slotUsed_[i + k] = true;
+    slotsHigh_ = std::max<uint32_t>(slotsHigh_, uint32_t(i + n));
     return int32_t(8 * i);
   }
   void freeSlot(int32_t off) { slotUsed_[size_t(off / 8)] = false; }
-  // A variable's home: a callee-saved register while there are some.
-  Opnd newHome() {
+  static Opnd slotOpnd(int32_t off, MType m) {
+    Opnd o;
+    o.kind = Opnd::Mem;
+    o.off = off;
+    o.cls = m;
+    return o;
+  }
+  // A variable's home: a callee-saved register (xmm8–xmm14 for F64) while
+  // there are some, else a stack slot.
+  Opnd newHome(MType m) {
+    if (m == MType::F64) {
+      for (uint32_t i = 0; i < kNumXHomes; ++i)
+        if (!(xhomes_ & (1u << i))) {
+          xhomes_ |= 1u << i;
+          return xmmOpnd(x86::xmm(kXHome0 + i), false);
+        }
+      return slotOpnd(newSlot(), m);
+    }
     for (uint32_t i = 0; i < kNumSaved; ++i)
       if (!(savedBusy_ & (1u << i))) {
         savedBusy_ |= 1u << i;
         savedHigh_ = std::max(savedHigh_, i + 1);
-        return regOpnd(kSaved[i], false);
+        return regOpnd(kSaved[i], false, m);
       }
-    Opnd o;
-    o.kind = Opnd::Mem;
-    o.off = newSlot();
-    return o;
+    return slotOpnd(newSlot(), m);
   }
   void freeHome(const Opnd& h) {
     if (h.kind == Opnd::Mem) {
       freeSlot(h.off);
       return;
     }
+    if (h.isF()) {
+      xhomes_ &= ~(1u << (h.xmm.id() - kXHome0));
+      return;
+    }
     for (uint32_t i = 0; i < kNumSaved; ++i)
       if (kSaved[i].id() == h.reg.id()) savedBusy_ &= ~(1u << i);
   }
-  // Intermediate registers in use but `except`: saved around a call.
-  std::vector<std::pair<Gp, int32_t>> saveLive(uint32_t exceptMask) {
-    std::vector<std::pair<Gp, int32_t>> saved;
+  // What a call of C++ or of a worker clobbers that is in use: intermediate
+  // registers and F64 homes (no xmm register is callee-saved), each with
+  // the slot it is saved in — except the operands in `except` (a call's
+  // arguments, a result about to be written). Code out of line keeps the
+  // slots taken (restore(…, false)): it runs where any slot may be in use.
+  using Saves = std::vector<std::pair<Opnd, int32_t>>;
+  Saves liveSaves(const std::vector<Opnd>& except) {
+    auto excepted = [&](const Opnd& r) {
+      for (const Opnd& e : except)
+        if (e.kind == Opnd::Reg && e.same(r)) return true;
+      return false;
+    };
+    Saves saves;
+    auto add = [&](const Opnd& r) {
+      if (!excepted(r)) saves.push_back({r, newSlot()});
+    };
     for (size_t i = 0; i < kNumScratch; ++i)
-      if ((busy_ & ~exceptMask) & (1u << i)) {
-        int32_t s = newSlot();
-        a_.mov(x86::qword_ptr(x86::rsp, s), kScratch[i]);
-        saved.push_back({kScratch[i], s});
-      }
-    return saved;
+      if (busy_ & (1u << i)) add(regOpnd(kScratch[i], false));
+    for (uint32_t i = 0; i < kNumXScratch; ++i)
+      if (xbusy_ & (1u << i)) add(xmmOpnd(x86::xmm(kXScratch0 + i), false));
+    for (uint32_t i = 0; i < kNumXHomes; ++i)
+      if (xhomes_ & (1u << i)) add(xmmOpnd(x86::xmm(kXHome0 + i), false));
+    return saves;
   }
-  void restore(const std::vector<std::pair<Gp, int32_t>>& saved, bool free = true) {
-    for (auto& [r, s] : saved) {
-      a_.mov(r, x86::qword_ptr(x86::rsp, s));
+  void save(const Saves& saves) {
+    for (auto& [r, s] : saves)
+      move(slotOpnd(s, r.cls), r);
+  }
+  void restore(const Saves& saves, bool free = true) {
+    for (auto& [r, s] : saves) {
+      move(r, slotOpnd(s, r.cls));
       if (free) freeSlot(s);
     }
   }
-  static uint32_t maskOf(const Gp& r) {
-    size_t i = scratchIndex(r);
-    return i == SIZE_MAX ? 0 : 1u << i;
-  }
 
-  // dst ← src, for any two operands (memory to memory through rax).
+  // dst ← src, for any two operands of one class (memory to memory through
+  // rax).
   void move(const Opnd& dst, const Opnd& src) {
     if (dst.same(src)) return;
-    if (dst.kind == Opnd::Mem && src.kind == Opnd::Mem) {
-      a_.emit(x86::Inst::kIdMov, x86::rax, src.op());
-      a_.emit(x86::Inst::kIdMov, dst.op(), x86::rax);
+    if (dst.isF() || src.isF()) {
+      moveF(dst, src);
       return;
     }
     if (src.kind == Opnd::Imm && dst.kind == Opnd::Reg && src.imm == 0) {
       a_.xor_(dst.reg.r32(), dst.reg.r32());
       return;
     }
+    if (dst.kind == Opnd::Mem && (src.kind == Opnd::Mem || (src.kind == Opnd::Imm && !fits32(src.imm)))) {
+      a_.emit(x86::Inst::kIdMov, x86::rax, src.op());
+      a_.emit(x86::Inst::kIdMov, dst.op(), x86::rax);
+      return;
+    }
     a_.emit(x86::Inst::kIdMov, dst.op(), src.op());
+  }
+  void moveF(const Opnd& dst, const Opnd& src) {
+    if (dst.kind == Opnd::Reg) {
+      if (src.kind == Opnd::Reg)
+        a_.movaps(dst.xmm, src.xmm);
+      else if (src.kind == Opnd::Mem)
+        a_.movsd(dst.xmm, src.op().as<x86::Mem>());
+      else if (src.imm == 0)
+        a_.xorps(dst.xmm, dst.xmm);
+      else {
+        a_.mov(x86::rax, asmjit::imm(src.imm));
+        a_.movq(dst.xmm, x86::rax);
+      }
+      return;
+    }
+    if (src.kind == Opnd::Reg) {
+      a_.movsd(dst.op().as<x86::Mem>(), src.xmm);
+      return;
+    }
+    a_.emit(x86::Inst::kIdMov, x86::rax, src.op());
+    a_.emit(x86::Inst::kIdMov, dst.op(), x86::rax);
   }
 
   // ---- the function's shape ----
@@ -374,6 +540,11 @@ private:
   uint32_t unrollDepth(ETm* body) {
     size_t s = callsOfSelf(body, true), n = countNodes(body);
     if (s == 0) return 0;
+    // (Copies of functions on I64 only: the facts and in-place updates that
+    // make them pay are about I64 variables.)
+    for (MType m : sig_.params)
+      if (m != MType::I64) return 0;
+    if (sig_.result != MType::I64) return 0;
     size_t vars = arity_ + (accPrim_ != UINT32_MAX ? 1 : 0);
     if (2 * vars > kNumSaved) return 0;
     uint32_t d = 0;
@@ -389,13 +560,12 @@ private:
   }
 
   // ---- loops ----
-  // Emits loop l (its parameter homes set); its value ends in rax.
+  // Emits loop l (its parameter homes set); its value ends in the result
+  // location of the function's result class.
   void loop(Loop& l) {
     if (accPrim_ != UINT32_MAX) {
-      l.acc = newHome();
-      Opnd id;
-      id.imm = identity_;
-      move(l.acc, id);
+      l.acc = newHome(MType::I64);
+      move(l.acc, immOpnd(identity_));
     }
     l.go = a_.newLabel();
     l.exit = a_.newLabel();
@@ -429,8 +599,8 @@ private:
   }
 
   // t in tail position of the innermost loop: its value, ⊕ the
-  // accumulator, goes to rax at the loop's exit. False if no path gets
-  // there (each is a tail call of the function).
+  // accumulator, goes to the result location at the loop's exit. False if
+  // no path gets there (each is a tail call of the function).
   bool tailInto(ETm* t) {
     Loop& l = *loops_.back();
     switch (t->tag) {
@@ -451,10 +621,12 @@ private:
     case ETag::Prim:
       if (accTail(t)) { // acc ⊕= e, then a tail call of itself
         if (t->args[0]->tag == ETag::App) {
-          callInto(t->args[0]);
-          accumulate(l, regOpnd(x86::rax, false));
+          MType m = callInto(t->args[0]);
+          Opnd e = as(resultLocation(m), MType::I64);
+          accumulate(l, e);
+          release(e);
         } else {
-          Opnd e = eval(t->args[0]);
+          Opnd e = as(eval(t->args[0]), MType::I64);
           accumulate(l, e);
           release(e);
         }
@@ -469,11 +641,15 @@ private:
       break;
     default: break;
     }
+    Opnd out = resultLocation(sig_.result);
     if (t->tag == ETag::App) {
-      callInto(t);
-    } else if (!arithInto(t, x86::rax)) {
-      Opnd v = eval(t);
-      move(regOpnd(x86::rax, false), v);
+      MType m = callInto(t);
+      Opnd v = as(resultLocation(m), sig_.result);
+      move(out, v);
+      release(v);
+    } else if (sig_.result != MType::I64 || !arithInto(t, x86::rax)) {
+      Opnd v = as(eval(t), sig_.result);
+      move(out, v);
       release(v);
     }
     if (accPrim_ != UINT32_MAX) binary(accOp_, x86::rax, l.acc);
@@ -498,9 +674,12 @@ private:
   // register) without intermediates; false for anything else.
   bool arithInto(ETm* t, const Gp& dst) {
     if (t->tag != ETag::Prim || t->n != 2) return false;
-    auto plain = [](ETm* u) {
-      return u->tag == ETag::Var ||
-             (u->tag == ETag::Lit && LitKind(u->n) == LitKind::I64 && fits32(int64_t(u->bits)));
+    const BaselineLowering* l = findBaselineLowering(primById(t->prim).axiom);
+    if (!l || !intOp(l->op)) return false;
+    auto plain = [&](ETm* u) {
+      if (u->tag == ETag::Var)
+        return u->n < env_.size() && env_[env_.size() - 1 - u->n].cls != MType::None;
+      return u->tag == ETag::Lit && LitKind(u->n) == LitKind::I64 && fits32(int64_t(u->bits));
     };
     if (!plain(t->args[0]) || !plain(t->args[1])) return false;
     const BaselineLowering& low = lowering(t);
@@ -517,16 +696,17 @@ private:
     return true;
   }
 
-  // An application's value into rax: a copy of the function (a nested
-  // loop) or a call.
-  void callInto(ETm* t) {
+  // An application's value into the result location of its class (which
+  // it returns): a copy of the function (a nested loop) or a call.
+  MType callInto(ETm* t) {
     if (t->a->tag != ETag::Global) throw Unsupported{__LINE__};
     TopId g = t->a->n;
     if (m_.rt.erased(g).arity != t->n) throw Unsupported{__LINE__};
-    if (g == self_ && loops_.back()->depth < unroll_)
+    if (g == self_ && loops_.back()->depth < unroll_) {
       nested(t);
-    else
-      call(g, t);
+      return sig_.result;
+    }
+    return call(g, t);
   }
 
   // A conditional's branch t, where its condition c has the value `value`
@@ -547,8 +727,8 @@ private:
     x86::CondCode cc;
     int64_t imm;
   };
-  // c, a comparison of a variable with a small literal, as a fact (that it
-  // has the value `value`).
+  // c, a comparison of an I64 variable with a small literal, as a fact
+  // (that it has the value `value`).
   bool asFact(ETm* c, bool value, Fact& f) {
     if (c->tag != ETag::Prim || c->n != 2) return false;
     const BaselineLowering* l = findBaselineLowering(primById(c->prim).axiom);
@@ -559,7 +739,9 @@ private:
       std::swap(x, y);
       cc = x86::reverseCond(cc);
     }
-    if (x->tag != ETag::Var || x->n >= env_.size() || y->tag != ETag::Lit) return false;
+    if (x->tag != ETag::Var || x->n >= env_.size() || y->tag != ETag::Lit ||
+        env_[env_.size() - 1 - x->n].cls == MType::None)
+      return false;
     int64_t k = literal(y);
     if (!fits32(k)) return false;
     f = Fact{env_[env_.size() - 1 - x->n], value ? cc : x86::negateCond(cc), k};
@@ -585,7 +767,7 @@ private:
   // A let: its value in a new home (it may live across calls and loops).
   Opnd bind(ETm* value) {
     Opnd v = eval(value);
-    Opnd h = newHome();
+    Opnd h = newHome(v.cls);
     move(h, v);
     release(v);
     env_.push_back(h);
@@ -617,10 +799,8 @@ private:
     } else {
       a_.jb(stub);
     }
-    std::vector<std::pair<Gp, int32_t>> saves;
-    for (size_t i = 0; i < kNumScratch; ++i)
-      if (busy_ & (1u << i)) saves.push_back({kScratch[i], newSlot()});
     // (these slots stay taken: the stub runs where any slot may be in use)
+    Saves saves = liveSaves({});
     cold_.push_back([this, stub, saves, params = l.params, acc = l.acc, go = l.go, exit = l.exit] {
       pollStub(stub, saves, params, acc, go, exit);
     });
@@ -629,11 +809,10 @@ private:
   // The poll; then back to the loop — or, when the slot holds LLVM's worker
   // by now (the compile thread asked for this poll), the loop continues
   // there: its value is acc ⊕ f(params).
-  void pollStub(Label stub, const std::vector<std::pair<Gp, int32_t>>& saves,
-                const std::vector<Opnd>& params, const Opnd& acc, Label go, Label exit) {
+  void pollStub(Label stub, const Saves& saves, const std::vector<Opnd>& params, const Opnd& acc,
+                Label go, Label exit) {
     a_.bind(stub);
-    for (auto& [r, s] : saves)
-      a_.mov(x86::qword_ptr(x86::rsp, s), r);
+    save(saves);
     a_.mov(x86::rax, addr(&blPoll));
     a_.call(x86::rax);
     a_.mov(x86::rax, addr(m_.slotOf(self_)));
@@ -645,17 +824,20 @@ private:
     restore(saves, false);
     a_.jmp(go);
     a_.bind(moved);
+    // (homes are no argument registers: plain moves)
+    std::vector<Opnd> at = argLocations(sig_.params);
     for (size_t i = 0; i < params.size(); ++i)
-      move(regOpnd(kArgs[i], false), params[i]);
+      move(at[i], params[i]);
     a_.call(x86::rax);
     if (accPrim_ != UINT32_MAX) binary(accOp_, x86::rax, acc);
+    // (the result is in its location: restoring does not touch rax, xmm0)
     restore(saves, false);
     a_.jmp(exit);
   }
 
   // A tail call of the function in loop l: the new parameters, then back
   // to the top. All arguments are computed before a home changes; an
-  // argument `p ± k` of its own parameter p is an update in place.
+  // argument `p ± k` of its own I64 parameter p is an update in place.
   void backEdge(Loop& l, ETm* call) {
     struct Arg {
       enum { Same, InPlace, Value } kind;
@@ -664,7 +846,7 @@ private:
     };
     std::vector<Arg> args;
     // An argument that calls something is computed last, when the others
-    // cannot fail: its value is taken from rax.
+    // cannot fail: its value is taken from the result location.
     uint32_t last = UINT32_MAX;
     for (uint32_t i = 0; i < call->n; ++i)
       if (call->args[i]->tag == ETag::App) last = last == UINT32_MAX ? i : UINT32_MAX - 1;
@@ -681,25 +863,25 @@ private:
         args.push_back({Arg::Same, {}, true});
         continue;
       }
-      if (x->tag == ETag::Prim && x->n == 2 && isVar(x->args[0], l.params[i]) &&
-          x->args[1]->tag == ETag::Lit && LitKind(x->args[1]->n) == LitKind::I64 &&
-          fits32(int64_t(x->args[1]->bits))) {
+      if (l.params[i].cls == MType::I64 && x->tag == ETag::Prim && x->n == 2 &&
+          isVar(x->args[0], l.params[i]) && x->args[1]->tag == ETag::Lit &&
+          LitKind(x->args[1]->n) == LitKind::I64 && fits32(int64_t(x->args[1]->bits))) {
         const BaselineLowering* low = findBaselineLowering(primById(x->prim).axiom);
         if (low && (low->op == BaselineOp::Add || low->op == BaselineOp::Sub)) {
-          Opnd k;
-          k.imm = int64_t(x->args[1]->bits);
-          args.push_back({Arg::InPlace, k, low->op == BaselineOp::Add});
+          args.push_back({Arg::InPlace, immOpnd(int64_t(x->args[1]->bits)), low->op == BaselineOp::Add});
           continue;
         }
       }
-      Opnd v = eval(x);
+      Opnd v = as(eval(x), l.params[i].cls);
       if (v.kind == Opnd::Reg && !v.temp) v = copyToTemp(v); // (a home: it may change)
       if (v.kind == Opnd::Mem) v = copyToTemp(v);
       args.push_back({Arg::Value, v, true});
     }
     if (last < call->n) {
-      callInto(call->args[last]);
-      move(l.params[last], regOpnd(x86::rax, false)); // (before anything uses rax)
+      MType m = callInto(call->args[last]);
+      Opnd v = as(resultLocation(m), l.params[last].cls);
+      move(l.params[last], v); // (before anything uses rax, xmm0)
+      release(v);
       args[last].kind = Arg::Same;
     }
     for (size_t i = 0; i < args.size(); ++i) {
@@ -718,26 +900,26 @@ private:
     return t->tag == ETag::Var && t->n < env_.size() && env_[env_.size() - 1 - t->n].same(home);
   }
   Opnd copyToTemp(const Opnd& v, const Gp* want = nullptr) {
-    Gp r = tmp(want);
-    move(regOpnd(r, true), v);
-    return regOpnd(r, true);
+    Opnd r = temp(v.cls, want);
+    move(r, v);
+    return r;
   }
 
   // A self-call that is no loop: a copy of the function, a loop nested
-  // here; its value ends in rax.
+  // here; its value ends in rax (copies are made of functions on I64).
   void nested(ETm* call) {
     Loop l;
     l.depth = loops_.back()->depth + 1;
     // Each argument straight into its new home (no argument reads one).
     for (uint32_t i = 0; i < call->n; ++i) {
-      l.params.push_back(newHome());
+      l.params.push_back(newHome(MType::I64));
       ETm* x = call->args[i];
       l.from.push_back(x->tag == ETag::Var && x->n < env_.size() ? env_[env_.size() - 1 - x->n]
                                                                  : Opnd{});
     }
     for (uint32_t i = 0; i < call->n; ++i) {
       if (l.params[i].kind == Opnd::Reg && arithInto(call->args[i], l.params[i].reg)) continue;
-      Opnd v = eval(call->args[i]);
+      Opnd v = as(eval(call->args[i]), MType::I64);
       move(l.params[i], v);
       release(v);
     }
@@ -746,9 +928,11 @@ private:
       freeHome(h);
   }
 
-  // A call through a slot; its value ends in rax.
-  void call(TopId g, ETm* t) {
+  // A call through a slot; its value ends in the result location of the
+  // callee's result class, which it returns.
+  MType call(TopId g, ETm* t) {
     std::atomic<void*>* slot = m_.slotOf(g);
+    const FnSig sig = g == self_ ? sig_ : m_.sig(g);
     std::vector<Opnd> vs(t->n);
     // Arguments that call something first, when the others cannot fail: an
     // argument computed before a call would be saved around it.
@@ -760,15 +944,19 @@ private:
       for (uint32_t i = 0; i < t->n; ++i)
         if (!reorder || callsAnything(t->args[i]) == (pass == 0))
           if (std::find(order.begin(), order.end(), i) == order.end()) order.push_back(i);
-    for (uint32_t i : order)
-      vs[i] = eval(t->args[i], &kArgs[i]);
-    uint32_t argMask = 0;
+    std::vector<Opnd> at = argLocations(sig.params);
+    for (uint32_t i : order) {
+      const Gp* want = at[i].isF() ? nullptr : &at[i].reg;
+      vs[i] = as(eval(t->args[i], want), sig.params[i]);
+    }
+    std::vector<Opnd> temps;
     for (auto& v : vs)
-      if (v.kind == Opnd::Reg && v.temp) argMask |= maskOf(v.reg);
-    auto saved = saveLive(argMask);
+      if (v.kind == Opnd::Reg && v.temp) temps.push_back(v);
+    Saves saved = liveSaves(temps);
+    save(saved);
     for (auto& v : vs)
       release(v);
-    parallelMove(vs);
+    parallelMove(at, vs);
     if (g == self_) { // (its entry's poll moves on to LLVM's code when that is ready)
       a_.call(selfLabel_);
     } else {
@@ -776,6 +964,7 @@ private:
       a_.call(x86::ptr(x86::rax));
     }
     restore(saved);
+    return sig.result;
   }
 
   bool callsAnything(ETm* t) {
@@ -786,12 +975,15 @@ private:
     });
     return any;
   }
-  // Cannot fail or loop: no call, no division.
+  // Cannot fail or loop: no call, no division, no primitive that may call
+  // its run-time implementation.
   bool total(ETm* t) {
     if (t->tag == ETag::App) return false;
     if (t->tag == ETag::Prim) {
       const BaselineLowering* l = findBaselineLowering(primById(t->prim).axiom);
-      if (!l || l->op == BaselineOp::Div || l->op == BaselineOp::Mod) return false;
+      if (!l || l->op == BaselineOp::Div || l->op == BaselineOp::Mod ||
+          (!intOp(l->op) && !floatOp(l->op)))
+        return false;
     }
     bool ok = true;
     forEachChild(t, 0, [&](ETm* c, uint32_t) {
@@ -800,58 +992,265 @@ private:
     return ok;
   }
 
-  // kArgs[i] ← vs[i] at once (a source may be another's destination; rax
-  // breaks cycles).
-  void parallelMove(std::vector<Opnd> vs) {
+  // dsts[i] ← vs[i] at once, dsts registers (a source may be another's
+  // destination; rax and xmm15 break cycles).
+  void parallelMove(const std::vector<Opnd>& dsts, std::vector<Opnd> vs) {
     size_t n = vs.size();
     std::vector<bool> done(n, false);
-    auto readBy = [&](const Gp& r, size_t except) {
+    auto readBy = [&](const Opnd& r, size_t except) {
       for (size_t j = 0; j < n; ++j)
-        if (!done[j] && j != except && vs[j].kind == Opnd::Reg && vs[j].reg.id() == r.id())
-          return true;
+        if (!done[j] && j != except && vs[j].kind == Opnd::Reg && vs[j].same(r)) return true;
       return false;
     };
     for (size_t left = n; left > 0;) {
       bool progress = false;
       for (size_t i = 0; i < n; ++i) {
-        if (done[i] || readBy(kArgs[i], i)) continue;
-        move(regOpnd(kArgs[i], false), vs[i]);
+        if (done[i] || readBy(dsts[i], i)) continue;
+        move(dsts[i], vs[i]);
         done[i] = true;
         --left;
         progress = true;
       }
       if (progress) continue;
-      // A cycle: move one waiting destination's current value to rax.
+      // A cycle: move one waiting destination's current value aside.
       for (size_t i = 0; i < n; ++i)
         if (!done[i]) {
-          a_.mov(x86::rax, kArgs[i]);
+          Opnd aside = dsts[i].isF() ? xmmOpnd(x86::xmm15, false) : regOpnd(x86::rax, false);
+          move(aside, dsts[i]);
           for (size_t j = 0; j < n; ++j)
-            if (!done[j] && vs[j].kind == Opnd::Reg && vs[j].reg.id() == kArgs[i].id())
-              vs[j] = regOpnd(x86::rax, false);
+            if (!done[j] && vs[j].kind == Opnd::Reg && vs[j].same(dsts[i])) vs[j] = aside;
           break;
         }
     }
   }
 
+  // ---- classes and conversions ----
+  static bool intOp(BaselineOp op) { return op <= BaselineOp::Compare; }
+  static bool floatOp(BaselineOp op) { return op >= BaselineOp::FAdd && op <= BaselineOp::I64ToF64; }
+  // The machine type `get {A}` reads when A is a literal type.
+  static MType elemHint(ETm* t) {
+    if (t->n > 0 && t->args[0]->tag == ETag::Erased) {
+      MType m = MType(t->args[0]->n);
+      if (m == MType::I64 || m == MType::F64) return m;
+    }
+    return MType::None;
+  }
+  // The class t's value is computed in (before any conversion).
+  MType classOf(ETm* t) {
+    switch (t->tag) {
+    case ETag::Var:
+      if (t->n >= env_.size()) throw Unsupported{__LINE__};
+      return env_[env_.size() - 1 - t->n].cls;
+    case ETag::Lit: return litOpnd(t, false).cls;
+    case ETag::Erased:
+    case ETag::Known: return MType::None;
+    case ETag::Let: {
+      env_.push_back(immOpnd(0, classOf(t->a)));
+      MType m = classOf(t->b);
+      env_.pop_back();
+      return m;
+    }
+    case ETag::If: {
+      MType b = classOf(t->b), c = classOf(t->c);
+      return b == c ? b : MType::None;
+    }
+    case ETag::Prim: {
+      const Prim& p = primById(t->prim);
+      const BaselineLowering* l = findBaselineLowering(p.axiom);
+      if (!l) return p.result;
+      switch (l->op) {
+      case BaselineOp::FCompare:
+      case BaselineOp::NatCompare: return MType::Bool;
+      case BaselineOp::NatToF64: return MType::F64;
+      case BaselineOp::ArrGet: return elemHint(t);
+      default: return intOp(l->op) || floatOp(l->op) ? p.result : MType::None;
+      }
+    }
+    case ETag::App: {
+      if (t->a->tag != ETag::Global || m_.rt.erased(t->a->n).arity != t->n)
+        throw Unsupported{__LINE__};
+      return t->a->n == self_ ? sig_.result : m_.sig(t->a->n).result;
+    }
+    default: throw Unsupported{__LINE__};
+    }
+  }
+
+  // v (consumed) as a value of class m: words box and unbox I64 (immediates
+  // inline), F64 (a boxed double: its bits, or a new box) and Bool.
+  Opnd as(Opnd v, MType m) {
+    if (v.cls == m) return v;
+    if (v.kind == Opnd::Imm) {
+      if (m == MType::None && v.cls != MType::F64) return immOpnd(int64_t(uint64_t(v.imm) << 1 | 1), m);
+      if (v.cls == MType::None && m != MType::F64) return immOpnd(v.imm >> 1, m);
+    }
+    if (m == MType::None) {
+      if (v.cls == MType::Bool) { // 2b + 1
+        Opnd r = temp(MType::None);
+        if (v.kind == Opnd::Reg) {
+          a_.lea(r.reg, x86::ptr(v.reg, v.reg, 0, 1));
+        } else {
+          move(r, v);
+          a_.lea(r.reg, x86::ptr(r.reg, r.reg, 0, 1));
+        }
+        release(v);
+        return r;
+      }
+      if (v.cls == MType::I64) { // 2x + 1 when it fits, else boxed
+        Opnd x = v.kind == Opnd::Reg ? v : copyToTemp(v);
+        if (x.kind != Opnd::Reg) x = copyToTemp(x);
+        Opnd r = temp(MType::None);
+        Label slow = a_.newLabel(), done = a_.newLabel();
+        a_.mov(r.reg, x.reg);
+        a_.add(r.reg, x.reg);
+        a_.jo(slow);
+        a_.or_(r.reg, 1);
+        a_.bind(done);
+        coldHelper(slow, done, reinterpret_cast<void*>(&blOfI64), {x}, r);
+        release(x);
+        return r;
+      }
+      // F64: a new box (a call)
+      Opnd x = v;
+      Saves saved = liveSaves({x});
+      save(saved);
+      moveF(xmmOpnd(x86::xmm0, false), x);
+      release(x);
+      a_.mov(x86::rax, addr(&blOfF64));
+      a_.call(x86::rax);
+      restore(saved);
+      Opnd r = temp(MType::None);
+      move(r, regOpnd(x86::rax, false));
+      return r;
+    }
+    if (v.cls != MType::None) throw Unsupported{__LINE__}; // (no other conversion is typed)
+    if (m == MType::F64) { // always boxed: load the bits
+      Opnd w = v.kind == Opnd::Reg ? v : copyToTemp(v);
+      Opnd r = temp(MType::F64);
+      a_.movsd(r.xmm, x86::qword_ptr(w.reg, 8));
+      release(w);
+      return r;
+    }
+    if (m == MType::Bool) { // imm(1) = 3 is true
+      Opnd r = temp(MType::Bool);
+      a_.emit(x86::Inst::kIdCmp, v.op(), asmjit::imm(3));
+      release(v);
+      a_.sete(r.reg.r8());
+      a_.movzx(r.reg.r32(), r.reg.r8());
+      return r;
+    }
+    // I64: immediates inline, boxed ones through the runtime
+    Opnd w = v.kind == Opnd::Reg ? v : copyToTemp(v);
+    Opnd r = temp(MType::I64);
+    Label slow = a_.newLabel(), done = a_.newLabel();
+    a_.mov(r.reg, w.reg);
+    a_.sar(r.reg, 1);
+    a_.test(w.reg.r8(), 1);
+    a_.jz(slow);
+    a_.bind(done);
+    coldHelper(slow, done, reinterpret_cast<void*>(&blToI64), {w}, r);
+    release(w);
+    return r;
+  }
+
+  // Out of line at `from`: result ← fn(args…) (C++, words or I64 in
+  // general registers), with what is live saved; then back to `to`.
+  void coldHelper(Label from, Label to, void* fn, std::vector<Opnd> args, Opnd result) {
+    Saves saves = liveSaves({result});
+    cold_.push_back([this, from, to, fn, args, result, saves] {
+      a_.bind(from);
+      save(saves);
+      for (size_t i = 0; i < args.size(); ++i) // (args are registers or slots, not rdi…)
+        move(regOpnd(kArgs[i], false), args[i]);
+      a_.mov(x86::rax, asmjit::imm(reinterpret_cast<intptr_t>(fn)));
+      a_.call(x86::rax);
+      restore(saves, false);
+      move(result, resultLocation(result.cls));
+      a_.jmp(to);
+    });
+  }
+
+  // The primitive's run-time implementation on `words` (registers, slots
+  // or immediates of class None): result ← prim(words) as a word; at hot
+  // code, or out of line from `from` back to `to` (then `branch`: instead
+  // of a result, jump to `target` when the word is the Bool `when`).
+  struct PrimSlow {
+    Label from, to;
+    bool branch = false, when = false;
+    Label target;
+  };
+  void primCallCode(uint32_t prim, uint32_t span, const std::vector<Opnd>& words, int32_t base,
+                    const Saves& saves) {
+    for (size_t i = 0; i < words.size(); ++i)
+      move(slotOpnd(base + int32_t(8 * i), MType::None), words[i]);
+    save(saves);
+    a_.lea(x86::rdi, x86::qword_ptr(x86::rsp, base));
+    a_.mov(x86::esi, span);
+    a_.mov(x86::rax, addr(primById(prim).fn));
+    a_.call(x86::rax);
+  }
+  Opnd primCall(ETm* t) {
+    std::vector<Opnd> words;
+    for (uint32_t i = 0; i < t->n; ++i)
+      words.push_back(as(eval(t->args[i]), MType::None));
+    int32_t base = newSlots(t->n);
+    for (auto& w : words)
+      release(w);
+    Saves saves = liveSaves({});
+    primCallCode(t->prim, t->span, words, base, saves);
+    restore(saves);
+    for (uint32_t i = 0; i < t->n; ++i)
+      freeSlot(base + int32_t(8 * i));
+    Opnd r = temp(MType::None);
+    move(r, regOpnd(x86::rax, false, MType::None));
+    return as(r, primById(t->prim).result);
+  }
+  void coldPrim(ETm* t, const std::vector<Opnd>& words, const Opnd& result, const PrimSlow& s) {
+    int32_t base = newSlots(t->n); // (taken for good, as the saves' slots)
+    Saves saves = liveSaves({result});
+    uint32_t prim = t->prim, span = t->span;
+    cold_.push_back([this, prim, span, words, base, saves, result, s] {
+      a_.bind(s.from);
+      primCallCode(prim, span, words, base, saves);
+      if (s.branch) {
+        restore(saves, false); // (not rax)
+        a_.cmp(x86::rax, 3);
+        a_.j(s.when ? x86::CondCode::kE : x86::CondCode::kNE, s.target);
+      } else if (result.isF()) { // (a boxed F64)
+        a_.movsd(result.xmm, x86::qword_ptr(x86::rax, 8));
+      } else if (result.cls == MType::Bool) {
+        a_.cmp(x86::rax, 3);
+        a_.sete(result.reg.r8());
+        a_.movzx(result.reg.r32(), result.reg.r8());
+      } else if (result.cls == MType::I64) { // (a raw element's type: boxed when big)
+        Label small = a_.newLabel();
+        a_.mov(result.reg, x86::rax);
+        a_.sar(result.reg, 1);
+        a_.test(x86::al, 1);
+        a_.jnz(small);
+        a_.mov(x86::rdi, x86::rax);
+        a_.mov(x86::rax, addr(&blToI64));
+        a_.call(x86::rax);
+        a_.mov(result.reg, x86::rax);
+        a_.bind(small);
+      } else {
+        move(result, regOpnd(x86::rax, false, MType::None));
+      }
+      if (!s.branch) restore(saves, false); // (not the result: excepted)
+      a_.jmp(s.to);
+    });
+  }
+
   // ---- expressions ----
-  // t's value as an operand: a variable's home, a small literal, or an
+  // t's value as an operand: a variable's home, a literal, or an
   // intermediate register (taken only once there is a value to hold).
   Opnd eval(ETm* t, const Gp* want = nullptr) {
     switch (t->tag) {
     case ETag::Var:
       if (t->n >= env_.size()) throw Unsupported{__LINE__};
       return env_[env_.size() - 1 - t->n];
-    case ETag::Lit: {
-      int64_t v = literal(t);
-      if (fits32(v)) {
-        Opnd o;
-        o.imm = v;
-        return o;
-      }
-      Gp r = tmp();
-      a_.mov(r, asmjit::imm(v));
-      return regOpnd(r, true);
-    }
+    case ETag::Lit: return litOpnd(t, true);
+    case ETag::Erased: return immOpnd(int64_t(erasedType(t->n)), MType::None);
+    case ETag::Known: return immOpnd(int64_t(erased()), MType::None); // (filters are never run)
     case ETag::Let: {
       Opnd h = bind(t->a);
       Opnd v = eval(t->b);
@@ -860,7 +1259,7 @@ private:
       return v;
     }
     case ETag::If: {
-      Gp r = tmp();
+      Opnd r = temp(classOf(t));
       Label no = a_.newLabel(), join = a_.newLabel();
       branch(t->a, false, no);
       into(t->b, r);
@@ -868,66 +1267,367 @@ private:
       a_.bind(no);
       into(t->c, r);
       a_.bind(join);
-      return regOpnd(r, true);
+      return r;
     }
     case ETag::Prim: {
-      const BaselineLowering& low = lowering(t);
-      if (low.op == BaselineOp::Compare) {
-        x86::CondCode cc = compare(t, low.cc);
-        Gp r = tmp();
-        a_.set(cc, r.r8());
-        a_.movzx(r.r32(), r.r8());
-        return regOpnd(r, true);
-      }
-      if (low.op != BaselineOp::Div && low.op != BaselineOp::Mod) {
-        // (a variable or literal first operand: straight into the result)
-        ETm* x0 = t->args[0];
-        if (x0->tag == ETag::Var || x0->tag == ETag::Lit) {
-          Gp r = tmp(want);
-          if (arithInto(t, r)) return regOpnd(r, true);
-          release(regOpnd(r, true));
-        }
-      }
-      Opnd x = eval(t->args[0], want);
-      if (!x.temp) x = copyToTemp(x, want);
-      if (low.op == BaselineOp::Div || low.op == BaselineOp::Mod) {
-        divide(t, low, x.reg);
-        return x;
-      }
-      Opnd y = eval(t->args[1]);
-      binary(low.op, x.reg, y);
-      release(y);
-      return x;
+      const BaselineLowering* l = findBaselineLowering(primById(t->prim).axiom);
+      if (!l) return primCall(t);
+      if (intOp(l->op)) return intPrim(t, want);
+      if (floatOp(l->op)) return floatPrim(t, *l);
+      return wordPrim(t, *l);
     }
     case ETag::App: {
-      callInto(t);
-      Gp r = tmp(want);
-      a_.mov(r, x86::rax);
-      return regOpnd(r, true);
+      MType m = callInto(t);
+      Opnd r = temp(m, want);
+      move(r, resultLocation(m));
+      return r;
     }
     default: throw Unsupported{__LINE__};
     }
   }
+  static int64_t wordOf(int64_t k) { return int64_t(uint64_t(k) << 1 | 1); }
+  // A literal: I64 immediates of 32 bits (else a register when `emit`),
+  // Bool 0/1, F64 bits, Nat and Idx immediates as words (a Nat of 2^62 or
+  // more, a string: LLVM's).
+  Opnd litOpnd(ETm* t, bool emit) {
+    switch (LitKind(t->n)) {
+    case LitKind::I64: {
+      int64_t v = int64_t(t->bits);
+      if (fits32(v) || !emit) return immOpnd(v);
+      Opnd r = temp(MType::I64);
+      a_.mov(r.reg, asmjit::imm(v));
+      return r;
+    }
+    case LitKind::Bool: return immOpnd(t->bits != 0 ? 1 : 0, MType::Bool);
+    case LitKind::F64: return immOpnd(int64_t(t->bits), MType::F64);
+    case LitKind::Idx: return immOpnd(wordOf(int64_t(t->bits)), MType::None);
+    case LitKind::Unit: return immOpnd(wordOf(0), MType::None);
+    case LitKind::Nat:
+      if (t->bits < (uint64_t(1) << 62)) return immOpnd(wordOf(int64_t(t->bits)), MType::None);
+      break;
+    default: break;
+    }
+    throw Unsupported{__LINE__};
+  }
+  // An I64 or Bool literal's value.
   static int64_t literal(ETm* t) {
     if (LitKind(t->n) == LitKind::I64) return int64_t(t->bits);
     if (LitKind(t->n) == LitKind::Bool) return t->bits != 0 ? 1 : 0;
     throw Unsupported{__LINE__};
   }
-  // dst ← t's value.
-  void into(ETm* t, const Gp& dst) {
-    Opnd v = eval(t);
-    move(regOpnd(dst, false), v);
+  // dst ← t's value (in dst's class).
+  void into(ETm* t, const Opnd& dst) {
+    Opnd v = as(eval(t), dst.cls);
+    move(dst, v);
     release(v);
+  }
+  Opnd inReg(const Opnd& v) { return v.kind == Opnd::Reg ? v : copyToTemp(v); }
+  // An operand an instruction takes: immediates of more than 32 bits in a
+  // register.
+  Opnd fit(const Opnd& v) {
+    return v.kind == Opnd::Imm && !v.isF() && !fits32(v.imm) ? copyToTemp(v) : v;
+  }
+
+  // An I64 or Bool operation.
+  Opnd intPrim(ETm* t, const Gp* want) {
+    const BaselineLowering& low = lowering(t);
+    if (low.op == BaselineOp::Compare) {
+      x86::CondCode cc = compare(t, low.cc);
+      Gp r = tmp();
+      a_.set(cc, r.r8());
+      a_.movzx(r.r32(), r.r8());
+      return regOpnd(r, true, MType::Bool);
+    }
+    if (low.op != BaselineOp::Div && low.op != BaselineOp::Mod) {
+      // (a variable or literal first operand: straight into the result)
+      ETm* x0 = t->args[0];
+      if (x0->tag == ETag::Var || x0->tag == ETag::Lit) {
+        Gp r = tmp(want);
+        if (arithInto(t, r)) return regOpnd(r, true);
+        release(regOpnd(r, true));
+      }
+    }
+    const Prim& p = primById(t->prim);
+    Opnd x = as(eval(t->args[0], want), p.args[0]);
+    if (!x.temp) x = copyToTemp(x, want);
+    if (low.op == BaselineOp::Div || low.op == BaselineOp::Mod) {
+      divide(t, low, x.reg);
+      return x;
+    }
+    Opnd y = as(eval(t->args[1]), p.args[1]);
+    binary(low.op, x.reg, y);
+    release(y);
+    return x;
   }
 
   const BaselineLowering& lowering(ETm* t) {
     const Prim& p = primById(t->prim);
     const BaselineLowering* l = findBaselineLowering(p.axiom);
-    if (!l || t->n != 2 || (p.result != MType::I64 && p.result != MType::Bool))
+    if (!l || !intOp(l->op) || t->n != 2 || (p.result != MType::I64 && p.result != MType::Bool))
       throw Unsupported{__LINE__};
     for (uint32_t i = 0; i < 2; ++i)
       if (p.args[i] != MType::I64 && p.args[i] != MType::Bool) throw Unsupported{__LINE__};
     return *l;
+  }
+
+  // ---- F64 ----
+  Opnd floatPrim(ETm* t, const BaselineLowering& l) {
+    if (l.op == BaselineOp::FCompare) {
+      Gp r = tmp();
+      fcompareValue(t, l.cc, r);
+      return regOpnd(r, true, MType::Bool);
+    }
+    if (l.op == BaselineOp::I64ToF64) {
+      Opnd x = as(eval(t->args[0]), MType::I64);
+      if (x.kind == Opnd::Imm) x = copyToTemp(x);
+      Opnd r = temp(MType::F64);
+      a_.xorps(r.xmm, r.xmm); // (no dependency on its old value)
+      a_.emit(x86::Inst::kIdCvtsi2sd, r.xmm, x.op());
+      release(x);
+      return r;
+    }
+    Opnd x = as(eval(t->args[0]), MType::F64);
+    if (l.op == BaselineOp::FSqrt) {
+      if (x.kind == Opnd::Imm) x = copyToTemp(x);
+      Opnd r = temp(MType::F64);
+      a_.emit(x86::Inst::kIdSqrtsd, r.xmm, x.op());
+      release(x);
+      return r;
+    }
+    if (!x.temp) x = copyToTemp(x);
+    Opnd y = as(eval(t->args[1]), MType::F64);
+    if (y.kind == Opnd::Imm) y = copyToTemp(y);
+    x86::Inst::Id id = l.op == BaselineOp::FAdd   ? x86::Inst::kIdAddsd
+                       : l.op == BaselineOp::FSub ? x86::Inst::kIdSubsd
+                       : l.op == BaselineOp::FMul ? x86::Inst::kIdMulsd
+                                                  : x86::Inst::kIdDivsd;
+    a_.emit(id, x.xmm, y.op());
+    release(y);
+    return x;
+  }
+  // `ucomisd` of a comparison's operands, ordered so that one condition
+  // (kA, kAE) decides < ≤ > ≥; == and ≠ also look at parity (NaN).
+  x86::CondCode fcompare(ETm* t, x86::CondCode cc) {
+    Opnd x = as(eval(t->args[0]), MType::F64), y = as(eval(t->args[1]), MType::F64);
+    bool swap = cc == x86::CondCode::kL || cc == x86::CondCode::kLE;
+    if (swap) std::swap(x, y);
+    if (x.kind != Opnd::Reg) x = copyToTemp(x);
+    if (y.kind == Opnd::Imm) y = copyToTemp(y);
+    a_.emit(x86::Inst::kIdUcomisd, x.xmm, y.op());
+    release(x);
+    release(y);
+    switch (cc) {
+    case x86::CondCode::kL:
+    case x86::CondCode::kG: return x86::CondCode::kA;
+    case x86::CondCode::kLE:
+    case x86::CondCode::kGE: return x86::CondCode::kAE;
+    default: return cc; // kE (ordered), kNE (unordered)
+    }
+  }
+  void fcompareValue(ETm* t, x86::CondCode cc, const Gp& r) {
+    x86::CondCode c = fcompare(t, cc);
+    a_.set(c, r.r8());
+    if (cc == x86::CondCode::kE) { // and ordered
+      a_.setnp(x86::al);
+      a_.and_(r.r8(), x86::al);
+    } else if (cc == x86::CondCode::kNE) { // or unordered
+      a_.setp(x86::al);
+      a_.or_(r.r8(), x86::al);
+    }
+    a_.movzx(r.r32(), r.r8());
+  }
+  void fbranch(ETm* t, x86::CondCode cc, bool when, Label target) {
+    x86::CondCode c = fcompare(t, cc);
+    bool eq = cc == x86::CondCode::kE, ne = cc == x86::CondCode::kNE;
+    if (!eq && !ne) {
+      a_.j(when ? c : x86::negateCond(c), target); // (not above: below, equal or NaN)
+      return;
+    }
+    if (eq == when) { // jump when ordered and equal
+      Label skip = a_.newLabel();
+      a_.jp(skip);
+      a_.je(target);
+      a_.bind(skip);
+    } else { // jump when unordered or not equal
+      a_.jp(target);
+      a_.jne(target);
+    }
+  }
+
+  // ---- words ----
+  // Jumps to `slow` unless both words are immediates.
+  void immCheck(const Opnd& a, const Opnd& b, Label slow) {
+    bool ka = a.kind == Opnd::Imm, kb = b.kind == Opnd::Imm;
+    if (ka && kb) {
+      if (!(a.imm & b.imm & 1)) a_.jmp(slow);
+      return;
+    }
+    if (ka || kb) {
+      const Opnd& x = ka ? b : a;
+      if (ka ? !(a.imm & 1) : !(b.imm & 1)) {
+        a_.jmp(slow);
+        return;
+      }
+      a_.emit(x86::Inst::kIdTest, x.op(), asmjit::imm(1));
+      a_.jz(slow);
+      return;
+    }
+    a_.emit(x86::Inst::kIdMov, x86::rax, a.op());
+    a_.emit(x86::Inst::kIdAnd, x86::rax, b.op());
+    a_.test(x86::al, 1);
+    a_.jz(slow);
+  }
+  // The words of a primitive's arguments.
+  std::vector<Opnd> words(ETm* t) {
+    std::vector<Opnd> ws;
+    for (uint32_t i = 0; i < t->n; ++i)
+      ws.push_back(fit(as(eval(t->args[i]), MType::None)));
+    return ws;
+  }
+  void releaseAll(const std::vector<Opnd>& vs) {
+    for (auto& v : vs)
+      release(v);
+  }
+  // `cmp` of two words (immediates: unsigned, as their values); the
+  // condition that holds. Two literals: -1 when false, else 1 (as `known`).
+  x86::CondCode cmpWords(Opnd x, Opnd y, x86::CondCode cc, int& known) {
+    known = 0;
+    if (x.kind == Opnd::Imm && y.kind == Opnd::Imm) {
+      uint64_t a = uint64_t(x.imm), b = uint64_t(y.imm);
+      bool r = cc == x86::CondCode::kE    ? a == b
+               : cc == x86::CondCode::kNE ? a != b
+               : cc == x86::CondCode::kB  ? a < b
+               : cc == x86::CondCode::kBE ? a <= b
+               : cc == x86::CondCode::kA  ? a > b
+                                          : a >= b;
+      known = r ? 1 : -1;
+      return cc;
+    }
+    if (x.kind == Opnd::Imm) {
+      std::swap(x, y);
+      cc = x86::reverseCond(cc);
+    }
+    if (x.kind == Opnd::Mem && y.kind == Opnd::Mem) {
+      a_.emit(x86::Inst::kIdMov, x86::rax, x.op());
+      a_.emit(x86::Inst::kIdCmp, x86::rax, y.op());
+    } else {
+      a_.emit(x86::Inst::kIdCmp, x.op(), y.op());
+    }
+    return cc;
+  }
+  void natBranch(ETm* t, x86::CondCode cc, bool when, Label target) {
+    std::vector<Opnd> ws = words(t);
+    Label slow = a_.newLabel(), done = a_.newLabel();
+    immCheck(ws[0], ws[1], slow);
+    int known;
+    x86::CondCode c = cmpWords(ws[0], ws[1], cc, known);
+    if (known == 0)
+      a_.j(when ? c : x86::negateCond(c), target);
+    else if ((known > 0) == when)
+      a_.jmp(target);
+    a_.bind(done);
+    PrimSlow s{slow, done, true, when, target};
+    coldPrim(t, ws, Opnd{}, s);
+    releaseAll(ws);
+  }
+
+  Opnd wordPrim(ETm* t, const BaselineLowering& l) {
+    if (l.op == BaselineOp::IdxToNat) return as(eval(t->args[1]), MType::None); // ({n} i: i)
+    if (l.op == BaselineOp::ArrLength) {
+      Opnd arr = inReg(as(eval(t->args[2]), MType::None));
+      Opnd r = temp(MType::None);
+      a_.mov(r.reg.r32(), x86::dword_ptr(arr.reg, 4));
+      a_.lea(r.reg, x86::ptr(r.reg, r.reg, 0, 1));
+      release(arr);
+      return r;
+    }
+    std::vector<Opnd> ws = words(t);
+    Label slow = a_.newLabel(), done = a_.newLabel();
+    Opnd r;
+    switch (l.op) {
+    case BaselineOp::NatAdd: // 2a+1 + 2b+1 - 1, an immediate while below 2^63
+      immCheck(ws[0], ws[1], slow);
+      r = temp(MType::None);
+      move(r, ws[0]);
+      a_.emit(x86::Inst::kIdAdd, r.reg, ws[1].op());
+      a_.sub(r.reg, 1);
+      a_.js(slow);
+      break;
+    case BaselineOp::NatSub: // a - b + 1, or 1 (zero) when a < b
+      immCheck(ws[0], ws[1], slow);
+      r = temp(MType::None);
+      move(r, ws[0]);
+      a_.emit(x86::Inst::kIdSub, r.reg, ws[1].op());
+      a_.lea(r.reg, x86::ptr(r.reg, 1));
+      a_.mov(x86::eax, 1);
+      a_.cmovb(r.reg, x86::rax);
+      break;
+    case BaselineOp::NatCompare: {
+      immCheck(ws[0], ws[1], slow);
+      r = temp(MType::Bool);
+      int known;
+      x86::CondCode c = cmpWords(ws[0], ws[1], l.cc, known);
+      if (known)
+        a_.mov(r.reg.r32(), known > 0 ? 1 : 0);
+      else {
+        a_.set(c, r.reg.r8());
+        a_.movzx(r.reg.r32(), r.reg.r8());
+      }
+      break;
+    }
+    case BaselineOp::IdxOf: { // {n} k: k when k < n
+      immCheck(ws[0], ws[1], slow);
+      int known;
+      x86::CondCode c = cmpWords(ws[1], ws[0], x86::CondCode::kB, known);
+      if (known < 0)
+        a_.jmp(slow);
+      else if (known == 0)
+        a_.j(x86::negateCond(c), slow);
+      r = temp(MType::None);
+      move(r, ws[1]);
+      break;
+    }
+    case BaselineOp::NatToF64: {
+      r = temp(MType::F64);
+      Opnd x = ws[0].kind == Opnd::Imm ? copyToTemp(ws[0]) : ws[0];
+      a_.emit(x86::Inst::kIdTest, x.op(), asmjit::imm(1));
+      a_.jz(slow);
+      a_.emit(x86::Inst::kIdMov, x86::rax, x.op());
+      a_.sar(x86::rax, 1);
+      a_.xorps(r.xmm, r.xmm);
+      a_.cvtsi2sd(r.xmm, x86::rax);
+      if (!x.same(ws[0])) release(x);
+      break;
+    }
+    case BaselineOp::ArrGet: { // {A} {n} arr i
+      MType m = elemHint(t);
+      OTag rep = m == MType::I64 ? OTag::ArrI64 : m == MType::F64 ? OTag::ArrF64 : OTag::Arr;
+      if (ws[2].kind != Opnd::Reg) ws[2] = copyToTemp(ws[2]);
+      if (ws[3].kind == Opnd::Mem || (ws[3].kind == Opnd::Imm && !fits32(4 * ws[3].imm + 4)))
+        ws[3] = copyToTemp(ws[3]);
+      const Gp& arr = ws[2].reg;
+      a_.cmp(x86::dword_ptr(arr), uint32_t(rep));
+      a_.jne(slow);
+      a_.mov(x86::eax, x86::dword_ptr(arr, 4)); // the length, 2·len + 1 > i
+      a_.lea(x86::rax, x86::ptr(x86::rax, x86::rax, 0, 1));
+      a_.emit(x86::Inst::kIdCmp, x86::rax, ws[3].op());
+      a_.jbe(slow);
+      // Element k of the index word 2k+1 is at byte 8 + 8k = 4·(2k+1) + 4.
+      x86::Mem at = ws[3].kind == Opnd::Reg ? x86::qword_ptr(arr, ws[3].reg, 2, 4)
+                                            : x86::qword_ptr(arr, int32_t(4 * ws[3].imm + 4));
+      r = temp(m);
+      if (r.isF())
+        a_.movsd(r.xmm, at);
+      else
+        a_.mov(r.reg, at);
+      break;
+    }
+    default: throw Unsupported{__LINE__};
+    }
+    a_.bind(done);
+    coldPrim(t, ws, r, PrimSlow{slow, done, false, false, Label()});
+    releaseAll(ws);
+    return r;
   }
 
   // dst ⊕= src for ⊕ add, sub or mul.
@@ -956,14 +1656,16 @@ private:
         int64_t k = int64_t(c->bits);
         if (k <= 1 || k > (int64_t(1) << 31) || !std::has_single_bit(uint64_t(k))) continue;
         lowering(m); // (checks the operand types)
-        Opnd x = eval(m->args[0]);
+        Opnd x = as(eval(m->args[0]), MType::I64);
         if (x.kind == Opnd::Imm) x = copyToTemp(x);
         a_.emit(x86::Inst::kIdTest, x.op(), asmjit::imm(k - 1));
         release(x);
         return cc;
       }
     }
-    Opnd x = eval(t->args[0]), y = eval(t->args[1]);
+    const Prim& p = primById(t->prim);
+    Opnd x = as(eval(t->args[0]), p.args[0]);
+    Opnd y = as(eval(t->args[1]), p.args[1]);
     if (x.kind == Opnd::Imm && y.kind != Opnd::Imm) {
       std::swap(x, y);
       cc = x86::reverseCond(cc);
@@ -993,6 +1695,14 @@ private:
         a_.j(when ? cc : x86::negateCond(cc), target);
         return;
       }
+      if (l && l->op == BaselineOp::FCompare) {
+        fbranch(t, l->cc, when, target);
+        return;
+      }
+      if (l && l->op == BaselineOp::NatCompare) {
+        natBranch(t, l->cc, when, target);
+        return;
+      }
     }
     if (t->tag == ETag::If && (t->b->tag == ETag::Lit || t->c->tag == ETag::Lit)) {
       // c && x, c || y (and their negations): short-circuit jumps.
@@ -1011,6 +1721,16 @@ private:
       return;
     }
     Opnd v = eval(t);
+    if (v.cls == MType::None) { // a Bool word: imm(1) = 3 is true
+      if (v.kind == Opnd::Imm) {
+        if ((v.imm == 3) == when) a_.jmp(target);
+        return;
+      }
+      a_.emit(x86::Inst::kIdCmp, v.op(), asmjit::imm(3));
+      release(v);
+      a_.j(when ? x86::CondCode::kE : x86::CondCode::kNE, target);
+      return;
+    }
     if (v.kind == Opnd::Reg)
       a_.test(v.reg, v.reg);
     else if (v.kind == Opnd::Mem)
@@ -1027,7 +1747,7 @@ private:
   // the checks a variable divisor needs out of line.
   void divide(ETm* t, const BaselineLowering& low, const Gp& dst) {
     bool mod = low.op == BaselineOp::Mod;
-    Opnd y = eval(t->args[1]);
+    Opnd y = as(eval(t->args[1]), MType::I64);
     uint32_t span = t->span;
     auto fail = [this, span, byZero = low.byZero] {
       a_.mov(x86::edi, span);
@@ -1101,6 +1821,7 @@ private:
   x86::Assembler& a_;
   TopId self_;
   const FrameNeeds* frame_;
+  FnSig sig_;
   ETm* body_ = nullptr;
   uint32_t arity_ = 0;
   Label selfLabel_;
@@ -1112,7 +1833,9 @@ private:
   std::vector<Opnd> env_;
   std::vector<Fact> facts_; // what the branches around the code being emitted know
   uint32_t busy_ = 0;       // intermediate registers in use (bits of kScratch)
+  uint32_t xbusy_ = 0;      // intermediate xmm registers in use (bits from kXScratch0)
   uint32_t savedBusy_ = 0;  // homes in use (bits of kSaved)
+  uint32_t xhomes_ = 0;     // F64 homes in use (bits from kXHome0)
   uint32_t savedHigh_ = 0;
   std::vector<bool> slotUsed_;
   uint32_t slotsHigh_ = 0;
@@ -1120,9 +1843,11 @@ private:
 };
 
 // The boxed entry: unboxes the arguments, calls the worker through its
-// slot, boxes the result (an immediate when it fits: r + 2^62 ≥ 0).
+// slot, boxes the result (an I64 as an immediate when it fits: r + 2^62 ≥
+// 0; an F64 in a new box).
 void entry(ModuleGen& m, x86::Assembler& a, TopId id, BaselineFn& fn) {
-  uint32_t arity = m.rt.erased(id).arity;
+  const FnSig& sig = m.sig(id);
+  uint32_t arity = uint32_t(sig.params.size());
   fn.start = a.offset();
   fn.label = a.newLabel();
   a.bind(fn.label);
@@ -1133,28 +1858,41 @@ void entry(ModuleGen& m, x86::Assembler& a, TopId id, BaselineFn& fn) {
   fn.cfa = prologueCfa({x86::rbx}, 48, at);
   a.mov(x86::rbx, x86::rsi);
   for (uint32_t i = 0; i < arity; ++i) {
-    Label slow = a.newLabel(), done = a.newLabel();
     a.mov(x86::rdi, x86::ptr(x86::rbx, int32_t(8 * i)));
-    a.test(x86::dil, 1);
-    a.jz(slow);
-    a.sar(x86::rdi, 1);
-    a.jmp(done);
-    a.bind(slow);
-    a.mov(x86::rax, addr(&blToI64));
-    a.call(x86::rax);
-    a.mov(x86::rdi, x86::rax);
-    a.bind(done);
+    if (sig.params[i] == MType::F64) { // (always boxed)
+      a.mov(x86::rdi, x86::ptr(x86::rdi, 8));
+    } else if (sig.params[i] == MType::I64) {
+      Label slow = a.newLabel(), done = a.newLabel();
+      a.test(x86::dil, 1);
+      a.jz(slow);
+      a.sar(x86::rdi, 1);
+      a.jmp(done);
+      a.bind(slow);
+      a.mov(x86::rax, addr(&blToI64));
+      a.call(x86::rax);
+      a.mov(x86::rdi, x86::rax);
+      a.bind(done);
+    }
     a.mov(x86::qword_ptr(x86::rsp, int32_t(8 * i)), x86::rdi);
   }
+  std::vector<Opnd> args = argLocations(sig.params);
   for (uint32_t i = 0; i < arity; ++i)
-    a.mov(kArgs[i], x86::qword_ptr(x86::rsp, int32_t(8 * i)));
+    if (args[i].isF())
+      a.movsd(args[i].xmm, x86::qword_ptr(x86::rsp, int32_t(8 * i)));
+    else
+      a.mov(args[i].reg, x86::qword_ptr(x86::rsp, int32_t(8 * i)));
   a.mov(x86::rax, addr(m.slotOf(id)));
   a.call(x86::ptr(x86::rax));
   Label slow = a.newLabel(), done = a.newLabel();
-  a.mov(x86::rcx, asmjit::imm(int64_t(1) << 62));
-  a.add(x86::rcx, x86::rax);
-  a.js(slow);
-  a.lea(x86::rax, x86::ptr(x86::rax, x86::rax, 0, 1));
+  if (sig.result == MType::F64) {
+    a.mov(x86::rax, addr(&blOfF64));
+    a.call(x86::rax);
+  } else if (sig.result == MType::I64) {
+    a.mov(x86::rcx, asmjit::imm(int64_t(1) << 62));
+    a.add(x86::rcx, x86::rax);
+    a.js(slow);
+    a.lea(x86::rax, x86::ptr(x86::rax, x86::rax, 0, 1));
+  }
   a.bind(done);
   a.add(x86::rsp, 48);
   a.pop(x86::rbx);
@@ -1179,7 +1917,7 @@ void appendUleb(std::vector<uint8_t>& o, uint64_t v) {
 
 bool generateBaseline(Runtime& rt, CodeHolder& code, TopId root, const ExistingSlot& existing,
                       BaselineModuleCode& out) {
-  ModuleGen m{rt, existing, out, {}, {}};
+  ModuleGen m{rt, existing, out, {}, {}, {}};
   x86::Assembler a(&code);
   try {
     m.slotOf(root);

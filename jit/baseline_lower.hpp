@@ -11,7 +11,9 @@
 
 namespace thorin::rt {
 
-/// Operations on I64 (two's complement, wrapping) and Bool (0/1) values.
+/// Operations on I64 (two's complement, wrapping) and Bool (0/1) values,
+/// on F64, and fast paths on words (Nat and Idx immediates, arrays) whose
+/// other cases call the primitive's run-time implementation.
 enum class BaselineOp : uint8_t {
   Add,
   Sub,
@@ -19,6 +21,25 @@ enum class BaselineOp : uint8_t {
   Div,     // truncating; x / -1 wraps (INT64_MIN / -1 = INT64_MIN)
   Mod,     // the remainder of Div (sign of x); x % -1 = 0
   Compare, // 0 or 1: `cmp a, b`, then condition `cc` holds
+  // F64 (IEEE, as C): `cc` of FCompare is the ordered predicate (kL: <,
+  // kE: ==), except kNE, which is unordered (NaN != NaN).
+  FAdd,
+  FSub,
+  FMul,
+  FDiv,
+  FSqrt,
+  FCompare,
+  I64ToF64,
+  // Words. Nat immediates are 2k+1 (k < 2^62), as are Idx values; the fast
+  // path takes immediates, the primitive the rest (big Nats, errors).
+  NatAdd,
+  NatSub,     // truncating at 0
+  NatCompare, // `cc` on the values (unsigned)
+  NatToF64,
+  IdxOf,      // {n} k: k when k < n
+  IdxToNat,   // {n} i: i
+  ArrGet,     // {A} {n} arr i: the representation A implies
+  ArrLength,  // {A} {n} arr
 };
 
 struct BaselineLowering {

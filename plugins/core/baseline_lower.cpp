@@ -1,4 +1,5 @@
-// Baseline lowerings of the core plugin's I64 and Bool axioms, for the
+// Baseline lowerings of the core plugin's I64, Bool and F64 axioms and of its
+// fast paths on words (Nat, Idx, arrays), for the
 // baseline tier (jit/baseline_gen.cpp). Same semantics as the LLVM ones
 // (lower.cpp) and the interpreter's (runtime.cpp): I64 wraps; division and
 // remainder by zero are run-time errors, INT64_MIN / -1 wraps.
@@ -35,6 +36,31 @@ void registerCoreBaselineLowerings() {
   reg("%core.i64.ge", Op::Compare, CC::kGE);
   reg("%core.bool.eq", Op::Compare, CC::kE);
   reg("%core.bool.ne", Op::Compare, CC::kNE);
+  reg("%core.f64.add", Op::FAdd);
+  reg("%core.f64.sub", Op::FSub);
+  reg("%core.f64.mul", Op::FMul);
+  reg("%core.f64.div", Op::FDiv);
+  reg("%core.f64.sqrt", Op::FSqrt);
+  reg("%core.f64.eq", Op::FCompare, CC::kE);
+  reg("%core.f64.ne", Op::FCompare, CC::kNE);
+  reg("%core.f64.lt", Op::FCompare, CC::kL);
+  reg("%core.f64.le", Op::FCompare, CC::kLE);
+  reg("%core.f64.gt", Op::FCompare, CC::kG);
+  reg("%core.f64.ge", Op::FCompare, CC::kGE);
+  reg("%core.conv.i64ToF64", Op::I64ToF64);
+  reg("%core.nat.add", Op::NatAdd);
+  reg("%core.nat.sub", Op::NatSub);
+  reg("%core.nat.eq", Op::NatCompare, CC::kE);
+  reg("%core.nat.ne", Op::NatCompare, CC::kNE);
+  reg("%core.nat.lt", Op::NatCompare, CC::kB);
+  reg("%core.nat.le", Op::NatCompare, CC::kBE);
+  reg("%core.nat.gt", Op::NatCompare, CC::kA);
+  reg("%core.nat.ge", Op::NatCompare, CC::kAE);
+  reg("%core.conv.natToF64", Op::NatToF64);
+  reg("%core.idx.of", Op::IdxOf);
+  reg("%core.idx.toNat", Op::IdxToNat);
+  reg("%core.arr.get", Op::ArrGet);
+  reg("%core.arr.length", Op::ArrLength);
 }
 
 } // namespace thorin::plugins
