@@ -114,6 +114,7 @@ struct Baseline::Impl {
   std::unordered_map<TopId, void*> own; // each slot's baseline worker
   std::unordered_map<TopId, Code> entries;
   std::unordered_set<Code> entrySet;
+  std::unordered_set<TopId> weak;
   std::vector<std::unique_ptr<Module>> modules;
 
   void drop(Module& m) {
@@ -131,6 +132,8 @@ Baseline::~Baseline() {
 
 bool Baseline::owns(Code c) const { return impl_->entrySet.count(c) != 0; }
 
+bool Baseline::weak(TopId id) const { return impl_->weak.count(id) != 0; }
+
 std::atomic<void*>* Baseline::slot(TopId id) {
   auto it = impl_->slots.find(id);
   return it == impl_->slots.end() ? nullptr : it->second.get();
@@ -144,14 +147,17 @@ Code Baseline::compile(Runtime& rt, TopId id) {
   // THORIN_BASELINE_ASM=1 prints the code (a developer's aid, as :llvm is).
   static const bool printAsm = std::getenv("THORIN_BASELINE_ASM") != nullptr;
   StringLogger logger;
-  if (printAsm) code.setLogger(&logger);
+  if (printAsm) {
+    logger.addFlags(FormatFlags::kMachineCode);
+    code.setLogger(&logger);
+  }
   BaselineModuleCode mc;
   if (!generateBaseline(
           rt, code, id, [&](TopId g) { return slot(g); }, mc))
     return nullptr;
-  if (printAsm) std::fprintf(stderr, "%s\n", logger.data());
   void* base = nullptr;
   if (im.jit.add(&base, &code) != kErrorOk) return nullptr;
+  if (printAsm) std::fprintf(stderr, "module at %p\n%s\n", base, logger.data());
   auto m = std::make_unique<Module>();
   m->code = base;
   auto at = [&](const BaselineFn& f) {
@@ -169,6 +175,7 @@ Code Baseline::compile(Runtime& rt, TopId id) {
     mc.slots[g]->store(w, std::memory_order_release);
     im.own[g] = w;
     m->ids.push_back(g);
+    if (mc.weak.count(g)) im.weak.insert(g);
   }
   m->root = id;
   m->calls = std::move(mc.calls);
@@ -224,6 +231,7 @@ void Baseline::remove(Runtime& rt, const std::vector<TopId>& ids) {
     for (TopId g : m.ids) {
       im.slots.erase(g);
       im.own.erase(g);
+      im.weak.erase(g);
     }
     im.drop(m);
   }
@@ -248,6 +256,7 @@ void Baseline::clear(Runtime& rt) {
   im.entrySet.clear();
   im.slots.clear();
   im.own.clear();
+  im.weak.clear();
 }
 
 } // namespace thorin::rt

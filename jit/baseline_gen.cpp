@@ -244,6 +244,13 @@ public:
   }
 
   uint32_t unroll() const { return unroll_; }
+  // Its code goes beyond I64 (see BaselineModuleCode::weak).
+  bool weak() const {
+    if (sig_.result != MType::I64) return true;
+    for (MType m : sig_.params)
+      if (m != MType::I64) return true;
+    return weak_;
+  }
 
   FrameNeeds needs() const { return FrameNeeds{savedHigh_, slotsHigh_}; }
 
@@ -1271,6 +1278,7 @@ private:
     }
     case ETag::Prim: {
       const BaselineLowering* l = findBaselineLowering(primById(t->prim).axiom);
+      if (!l || !intOp(l->op)) weak_ = true;
       if (!l) return primCall(t);
       if (intOp(l->op)) return intPrim(t, want);
       if (floatOp(l->op)) return floatPrim(t, *l);
@@ -1549,8 +1557,12 @@ private:
       immCheck(ws[0], ws[1], slow);
       r = temp(MType::None);
       move(r, ws[0]);
-      a_.emit(x86::Inst::kIdAdd, r.reg, ws[1].op());
-      a_.sub(r.reg, 1);
+      if (ws[1].kind == Opnd::Imm) { // (k + 1: add 2)
+        a_.add(r.reg, asmjit::imm(ws[1].imm - 1));
+      } else {
+        a_.emit(x86::Inst::kIdAdd, r.reg, ws[1].op());
+        a_.sub(r.reg, 1);
+      }
       a_.js(slow);
       break;
     case BaselineOp::NatSub: // a - b + 1, or 1 (zero) when a < b
@@ -1840,6 +1852,7 @@ private:
   std::vector<bool> slotUsed_;
   uint32_t slotsHigh_ = 0;
   std::vector<std::function<void()>> cold_;
+  bool weak_ = false; // an operation beyond I64 was emitted
 };
 
 // The boxed entry: unboxes the arguments, calls the worker through its
@@ -1946,6 +1959,7 @@ bool generateBaseline(Runtime& rt, CodeHolder& code, TopId root, const ExistingS
       FnGen gen(m, a, id, &frame, unroll);
       BaselineFn fn;
       gen.emit(fn);
+      if (gen.weak()) out.weak.insert(id);
       out.workers.push_back({id, std::move(fn)});
     }
     entry(m, a, root, out.entry);

@@ -15,13 +15,15 @@
 
 namespace thorin::rt {
 
-// A λ is lifted after this many times the calls that make a top-level
-// function hot: λs are small (a fold's operator, a build's element), so
-// their interpretation costs less per call than the compilation of their
-// copy. Measured: at the same threshold, matmul256 compiled its seven build
-// and map λs and took 124 ms instead of 93; at 100×, three of them (65,536
-// calls each). natElim's step over 3·10⁶ numbers ran in 73 ms either way
-// instead of 270 ms interpreted.
+// A λ is compiled by LLVM after this many times the calls that make a
+// top-level function hot: λs are small (a fold's operator, a build's
+// element), so their interpretation costs less per call than LLVM's
+// compilation of their copy. Measured: at the same threshold, matmul256
+// compiled its seven build and map λs and took 124 ms instead of 93; at
+// 100×, three of them (65,536 calls each). natElim's step over 3·10⁶
+// numbers ran in 73 ms either way instead of 270 ms interpreted. Baseline
+// code costs ~0.1 ms: a λ it can compile is lifted at the threshold itself
+// (`early`), and LLVM is asked later as for any function with baseline code.
 constexpr uint64_t kLambdaFactor = 100;
 
 // The lifted copy of `lam` if it is current (not dropped with the
@@ -68,10 +70,11 @@ bool Runtime::callLifted(Closure* self, const V* args, V& r) {
   const Lifted* l = liftedOf(lam);
   if (!l) {
     // (`>=`: the threshold may have been lowered since the count passed it)
-    if (++s.calls >= opts.threshold * kLambdaFactor && opts.mode != JitMode::Off && backend &&
-        !lam->b) {
+    bool early = baseline && s.calls + 1 < opts.threshold * kLambdaFactor;
+    if (++s.calls >= opts.threshold * (baseline ? 1 : kLambdaFactor) &&
+        opts.mode != JitMode::Off && (backend || baseline) && !lam->b) {
       s.calls = 0; // (if it cannot be lifted, it is tried again only after as many calls)
-      lift(lam, env);
+      lift(lam, env, early);
     }
     return false;
   }
@@ -118,7 +121,7 @@ static bool withinEnv(ETm* t, uint32_t depth, uint32_t len) {
   return ok;
 }
 
-void Runtime::lift(ETm* lam, IEnv* env) {
+void Runtime::lift(ETm* lam, IEnv* env, bool early) {
   uint32_t depth = 0;
   for (IEnv* e = env; e; e = e->prev)
     ++depth;
@@ -159,7 +162,9 @@ void Runtime::lift(ETm* lam, IEnv* env) {
   lifted_.push_back({id, liftGen_, std::move(free)});
   lam->lam.lifted = &lifted_.back();
   lam->lam.calls = 0;
-  requestCompile(id);
+  // (Early and without baseline code: LLVM is asked after as many calls as
+  // for a λ lifted late, by liftedCode.)
+  if (!early || installBaseline(id)) requestCompile(id);
 }
 
 // The top-level definition whose erased body contains `lam` (kNoFrame if

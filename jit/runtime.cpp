@@ -22,8 +22,13 @@ namespace {
 // loading and first compilation take ~15 ms of the other core and 2–4 ms of
 // this one (page faults, tearing it down at exit), and its code runs about
 // twice as fast. Expecting a program to run about as long again as it has
-// run, LLVM pays when 0.5 × (T − 15 ms) > ~3 ms: from T ≈ 20 ms.
+// run, LLVM pays when 0.5 × (T − 15 ms) > ~3 ms: from T ≈ 20 ms. That is
+// for code on I64, which the baseline tier compiles about as well as LLVM
+// does. Its code on F64 and words (Nat counters, arrays) checks more and
+// keeps fewer loads in flight: LLVM's runs 2–2.5× as fast (matmul's dot),
+// so LLVM is asked sooner for it.
 constexpr auto kTierUpDelay = std::chrono::milliseconds(20);
+constexpr auto kWeakTierUpDelay = std::chrono::milliseconds(5);
 Runtime* gTierUpRt = nullptr;
 void tierUpAtSafepoint() {
   if (gTierUpRt) gTierUpRt->tierUp();
@@ -228,7 +233,8 @@ void Runtime::requestCompile(TopId id) {
     return;
   }
   g.tierUp = false;
-  if (running && std::chrono::steady_clock::now() - baselineSince_ < kTierUpDelay) {
+  auto delay = baseline && baseline->weak(id) ? kWeakTierUpDelay : kTierUpDelay;
+  if (running && std::chrono::steady_clock::now() - baselineSince_ < delay) {
     g.tierUp = true; // (asked again at a safepoint)
     return;
   }
@@ -269,13 +275,23 @@ bool Runtime::installBaseline(TopId id) {
   auto t0 = std::chrono::steady_clock::now();
   Code c = baseline->compile(*this, id);
   if (!c) return false;
-  if (baselineSince_ == std::chrono::steady_clock::time_point{} && backend) {
-    baselineSince_ = std::chrono::steady_clock::now();
-    // A safepoint once the delay has passed, if the program still runs.
-    std::thread([] {
-      std::this_thread::sleep_for(kTierUpDelay);
-      requestSafepoint();
-    }).detach();
+  if (backend) {
+    auto now = std::chrono::steady_clock::now();
+    if (baselineSince_ == std::chrono::steady_clock::time_point{}) baselineSince_ = now;
+    // A safepoint once a delay has passed, if the program still runs (once
+    // past, requestCompile asks LLVM at once).
+    auto wake = [&](std::chrono::milliseconds delay, bool& scheduled) {
+      if (scheduled) return;
+      scheduled = true;
+      auto at = baselineSince_ + delay;
+      if (at > now)
+        std::thread([at] {
+          std::this_thread::sleep_until(at);
+          requestSafepoint();
+        }).detach();
+    };
+    wake(kTierUpDelay, tierUpWake_);
+    if (baseline->weak(id)) wake(kWeakTierUpDelay, weakTierUpWake_);
   }
   Global& h = global(id);
   h.compiled = c;
@@ -292,17 +308,19 @@ void Runtime::tierUp() {
   // (Also installs what finished: LLVM code that took over from a loop in
   // baseline code is reported and used by the interpreter from now on.)
   if (jobs_) settleJit(false);
-  for (TopId id = 0; id < globals.size(); ++id)
-    if (globals[id].tierUp) requestCompile(id);
+  forEachId([&](TopId id) {
+    if (global(id).tierUp) requestCompile(id);
+  });
 }
 
 void Runtime::finishTierUps() {
   if (!backend) return;
-  for (TopId id = 0; id < globals.size(); ++id)
-    if (globals[id].tierUp) {
-      globals[id].tierUp = false;
+  forEachId([&](TopId id) {
+    if (global(id).tierUp) {
+      global(id).tierUp = false;
       installCompiled(id, backend->compile(*this, id));
     }
+  });
 }
 
 void Runtime::removeCode(const std::vector<TopId>& ids) {

@@ -276,6 +276,7 @@ private:
   /// still wait for LLVM to start (the REPL: `:jit` then shows a settled state).
   void finishTierUps();
   std::chrono::steady_clock::time_point baselineSince_{}; // the first baseline code
+  bool tierUpWake_ = false, weakTierUpWake_ = false;      // safepoints scheduled for tier-ups
   /// Removes compiled code: `ids` and what was compiled against them, and
   /// all baseline code (its slots may point to removed code).
   void removeCode(const std::vector<TopId>& ids);
@@ -304,12 +305,20 @@ private:
   };
   void dropSpecs(const std::vector<TopId>& ids);
   /// Lifts the hot λ `lam` (closed over `env`) into a specialization-like
-  /// global taking its free variables first, and asks for it to be compiled.
-  void lift(ETm* lam, struct IEnv* env);
+  /// global taking its free variables first, and asks for it to be compiled
+  /// — `early`: only if it gets baseline code (else when it is hotter).
+  void lift(ETm* lam, struct IEnv* env, bool early);
   TopId originOf(const ETm* lam);
   std::deque<Lifted> lifted_;
   uint32_t liftGen_ = 1; // bumped when specializations are dropped: lifted copies are stale
   std::deque<Global> specs_;
+  /// Each definition and specialization (lifted λs among them).
+  template <class F> void forEachId(F f) {
+    for (TopId id = 0; id < globals.size(); ++id)
+      f(id);
+    for (size_t i = 0; i < specs_.size(); ++i)
+      f(kSpecBase + TopId(i));
+  }
   std::deque<SpecInfo> specInfo_;
   std::unordered_map<std::string, TopId> specByKey_;
   std::unordered_map<Code, TopId> entryOwner_; // compiled entries → their definition
