@@ -85,6 +85,7 @@ struct Opnd {
   x86::Xmm xmm;    // Reg, F64
   int32_t off = 0; // Mem: [rsp + off]
   int64_t imm = 0; // (F64: the bits)
+  int64_t below = 0; // a word known to be less than this word (made by `idx`); 0: none
   bool isF() const { return cls == MType::F64; }
   Operand op() const {
     if (kind == Reg) return isF() ? Operand(xmm) : Operand(reg);
@@ -227,6 +228,7 @@ Opnd resultLocation(MType m) {
 struct FrameNeeds {
   uint32_t saved = 0; // callee-saved registers used (kSaved[0..saved))
   uint32_t slots = 0; // stack slots
+  uint32_t cold = 0;  // slots of code out of line, above them (shared: one runs at a time)
 };
 
 // One worker (see FnSig). Emitted twice — the first time into a scratch
@@ -241,6 +243,7 @@ public:
     arity_ = g.arity;
     accumulates(body_);
     unroll_ = std::min(unrollDepth(body_), maxUnroll);
+    if (unroll_ == 0) findFacts();
   }
 
   uint32_t unroll() const { return unroll_; }
@@ -252,7 +255,7 @@ public:
     return weak_;
   }
 
-  FrameNeeds needs() const { return FrameNeeds{savedHigh_, slotsHigh_}; }
+  FrameNeeds needs() const { return FrameNeeds{savedHigh_, slotsHigh_, coldHigh_}; }
 
   void emit(BaselineFn& fn) {
     fn.start = a_.offset();
@@ -270,7 +273,7 @@ public:
         pushed.push_back(kSaved[i]);
         at.push_back(a_.offset() - fn.start);
       }
-      adjust = 8 * size_t(frame_->slots);
+      adjust = 8 * size_t(frame_->slots + frame_->cold);
       if ((8 + 8 * pushed.size() + adjust) % 16) adjust += 8;
       if (adjust) {
         a_.sub(x86::rsp, adjust);
@@ -293,7 +296,8 @@ public:
     for (size_t i = 0; i < cold_.size(); ++i) // (out of line: polls, errors, slow paths)
       cold_[i]();
     fn.end = a_.offset();
-    if (frame_ && (savedHigh_ > frame_->saved || slotsHigh_ > frame_->slots))
+    if (frame_ && (savedHigh_ > frame_->saved || slotsHigh_ > frame_->slots ||
+                   coldHigh_ > frame_->cold))
       throw Unsupported{__LINE__}; // (the second emission must fit the first's frame)
   }
 
@@ -373,6 +377,15 @@ private:
     return int32_t(8 * i);
   }
   void freeSlot(int32_t off) { slotUsed_[size_t(off / 8)] = false; }
+  // Slots of one path out of line: coldStart(), then coldSlots(n) for each
+  // thing it keeps (above the others' slots, known from the first emission).
+  void coldStart() { coldNext_ = 0; }
+  int32_t coldSlots(uint32_t n) {
+    int32_t off = int32_t(8 * ((frame_ ? frame_->slots : 0) + coldNext_));
+    coldNext_ += n;
+    coldHigh_ = std::max(coldHigh_, coldNext_);
+    return off;
+  }
   static Opnd slotOpnd(int32_t off, MType m) {
     Opnd o;
     o.kind = Opnd::Mem;
@@ -417,7 +430,9 @@ private:
   // arguments, a result about to be written). Code out of line keeps the
   // slots taken (restore(…, false)): it runs where any slot may be in use.
   using Saves = std::vector<std::pair<Opnd, int32_t>>;
-  Saves liveSaves(const std::vector<Opnd>& except) {
+  // Code out of line (`cold`) saves into the cold region: each path
+  // starts at its bottom (coldStart), since no two run at once.
+  Saves liveSaves(const std::vector<Opnd>& except, bool cold = false) {
     auto excepted = [&](const Opnd& r) {
       for (const Opnd& e : except)
         if (e.kind == Opnd::Reg && e.same(r)) return true;
@@ -425,7 +440,7 @@ private:
     };
     Saves saves;
     auto add = [&](const Opnd& r) {
-      if (!excepted(r)) saves.push_back({r, newSlot()});
+      if (!excepted(r)) saves.push_back({r, cold ? coldSlots(1) : newSlot()});
     };
     for (size_t i = 0; i < kNumScratch; ++i)
       if (busy_ & (1u << i)) add(regOpnd(kScratch[i], false));
@@ -583,6 +598,29 @@ private:
     std::vector<Opnd> outer = std::exchange(env_, l.params);
     loops_.push_back(&l);
     bool falls;
+    if (l.depth == 0 && anyFact()) {
+      // Two versions of the loop: one that knows the facts, entered when
+      // the parameters meet them, and the plain one, where the first goes
+      // when a new value at a back edge does not (same homes: a jump).
+      a_.bind(l.go);
+      Label plain = a_.newLabel();
+      factChecks(l.params, plain, false);
+      l.go = a_.newLabel();
+      a_.bind(l.go);
+      plainGo_ = plain;
+      useFacts_ = true;
+      falls = tailInto(body_);
+      useFacts_ = false;
+      l.go = plain;
+      a_.bind(l.go);
+      falls = tailInto(body_) || falls;
+      loops_.pop_back();
+      env_ = std::move(outer);
+      if (!falls) throw Unsupported{__LINE__}; // (a loop without exit)
+      a_.bind(l.exit);
+      if (accPrim_ != UINT32_MAX) freeHome(l.acc);
+      return;
+    }
     int first = l.depth > 0 && body_->tag == ETag::If ? atEntry(l, body_->a) : -1;
     if (first >= 0) {
       // The copy's first test is decided where it is entered (ackermann's
@@ -806,8 +844,8 @@ private:
     } else {
       a_.jb(stub);
     }
-    // (these slots stay taken: the stub runs where any slot may be in use)
-    Saves saves = liveSaves({});
+    coldStart();
+    Saves saves = liveSaves({}, true);
     cold_.push_back([this, stub, saves, params = l.params, acc = l.acc, go = l.go, exit = l.exit] {
       pollStub(stub, saves, params, acc, go, exit);
     });
@@ -884,6 +922,9 @@ private:
       if (v.kind == Opnd::Mem) v = copyToTemp(v);
       args.push_back({Arg::Value, v, true});
     }
+    std::vector<bool> same(args.size()); // (parameters passed unchanged)
+    for (size_t i = 0; i < args.size(); ++i)
+      same[i] = args[i].kind == Arg::Same;
     if (last < call->n) {
       MType m = callInto(call->args[last]);
       Opnd v = as(resultLocation(m), l.params[last].cls);
@@ -900,6 +941,8 @@ private:
         release(args[i].v);
       }
     }
+    if (useFacts_ && l.depth == 0) // the new values must meet the facts, else the plain loop
+      factChecks(l.params, plainGo_, true, &same);
     pollCheck(l, true);
   }
 
@@ -1028,6 +1071,118 @@ private:
             if (!done[j] && vs[j].kind == Opnd::Reg && vs[j].same(dsts[i])) vs[j] = aside;
           break;
         }
+    }
+  }
+
+  // ---- facts of the loop's parameters ----
+  // A word parameter that Nat operations take is an immediate; an array
+  // parameter read by `get` at a literal element type and length, passed
+  // unchanged around the loop, has that representation and length. The
+  // function's loop is emitted twice: a version that knows these facts
+  // (checked at the entry, and for new values at back edges) and skips the
+  // checks they make, and the plain one, where it goes when they fail.
+  struct ParamFact {
+    bool imm = false;   // an immediate (Nat)
+    bool arr = false;   // an array of representation `rep` and `len` elements
+    bool noArr = false; // (reads that disagree, or the array changes)
+    OTag rep = OTag::Arr;
+    uint32_t len = 0;
+  };
+  std::vector<ParamFact> pfacts_;
+  bool useFacts_ = false;
+  Label plainGo_;
+
+  // Which parameter `t` (a variable at `depth` binders inside the body) is.
+  int paramOf(ETm* t, uint32_t depth) const {
+    if (t->tag != ETag::Var || t->n < depth || t->n - depth >= arity_) return -1;
+    return int(arity_ - 1 - (t->n - depth));
+  }
+  void findFacts() {
+    pfacts_.assign(arity_, {});
+    std::function<void(ETm*, uint32_t, bool)> walk = [&](ETm* t, uint32_t depth, bool tail) {
+      if (t->tag == ETag::Prim) {
+        const BaselineLowering* l = findBaselineLowering(primById(t->prim).axiom);
+        if (l && (l->op == BaselineOp::NatAdd || l->op == BaselineOp::NatSub ||
+                  l->op == BaselineOp::NatCompare || l->op == BaselineOp::IdxOf ||
+                  l->op == BaselineOp::NatToF64))
+          for (uint32_t i = 0; i < t->n; ++i)
+            if (int p = paramOf(t->args[i], depth); p >= 0 && sig_.params[p] == MType::None)
+              pfacts_[p].imm = true;
+        if (l && l->op == BaselineOp::ArrGet && t->args[1]->tag == ETag::Lit &&
+            LitKind(t->args[1]->n) == LitKind::Nat && t->args[1]->bits < (uint64_t(1) << 31) &&
+            t->args[0]->tag == ETag::Erased)
+          if (int p = paramOf(t->args[2], depth); p >= 0 && sig_.params[p] == MType::None) {
+            MType m = elemHint(t);
+            OTag rep = m == MType::I64 ? OTag::ArrI64 : m == MType::F64 ? OTag::ArrF64 : OTag::Arr;
+            uint32_t len = uint32_t(t->args[1]->bits);
+            ParamFact& f = pfacts_[p];
+            if (f.arr && (f.rep != rep || f.len != len)) f.noArr = true;
+            f.arr = true, f.rep = rep, f.len = len;
+          }
+      }
+      bool selfTail = tail && selfCall(t);
+      if (selfTail)
+        for (uint32_t i = 0; i < t->n; ++i)
+          if (paramOf(t->args[i], depth) != int(i)) pfacts_[i].noArr = true;
+      switch (t->tag) { // (tail positions: a let's body, an if's branches, `e ⊕ self(…)`)
+      case ETag::Let:
+        walk(t->a, depth, false);
+        walk(t->b, depth + 1, tail);
+        return;
+      case ETag::If:
+        walk(t->a, depth, false);
+        walk(t->b, depth, tail);
+        walk(t->c, depth, tail);
+        return;
+      default: break;
+      }
+      bool acc = tail && accTail(t);
+      uint32_t k = 0;
+      forEachChild(t, depth, [&](ETm* c, uint32_t d) {
+        walk(c, d, acc && k++ == 1);
+      });
+    };
+    walk(body_, 0, true);
+    for (ParamFact& f : pfacts_)
+      if (f.noArr) f.arr = false;
+  }
+  bool anyFact() const {
+    for (const ParamFact& f : pfacts_)
+      if (f.imm || f.arr) return true;
+    return false;
+  }
+  // The fact known of operand o (a parameter's home), if any.
+  const ParamFact* factOf(const Opnd& o) const {
+    if (!useFacts_ || loops_.empty()) return nullptr;
+    const Loop& l = *loops_.front();
+    for (size_t i = 0; i < l.params.size() && i < pfacts_.size(); ++i)
+      if (l.params[i].same(o) && o.kind != Opnd::Imm) return &pfacts_[i];
+    return nullptr;
+  }
+  // Jumps to `fail` unless the parameters meet their facts (at a back edge,
+  // `same`: those passed unchanged, and arrays, which are, need no check).
+  void factChecks(const std::vector<Opnd>& params, Label fail, bool backEdge,
+                  const std::vector<bool>* same = nullptr) {
+    for (size_t i = 0; i < params.size(); ++i) {
+      const ParamFact& f = pfacts_[i];
+      if (same && (*same)[i]) continue;
+      Opnd p = params[i];
+      if (f.imm) {
+        a_.emit(x86::Inst::kIdTest, p.op(), asmjit::imm(1));
+        a_.jz(fail);
+      }
+      if (f.arr && !backEdge) {
+        if (p.kind != Opnd::Reg) {
+          a_.emit(x86::Inst::kIdMov, x86::rax, p.op());
+          p = regOpnd(x86::rax, false, MType::None);
+        }
+        a_.test(p.reg.r8(), 7);
+        a_.jnz(fail);
+        a_.cmp(x86::dword_ptr(p.reg), uint32_t(f.rep));
+        a_.jne(fail);
+        a_.cmp(x86::dword_ptr(p.reg, 4), f.len);
+        a_.jne(fail);
+      }
     }
   }
 
@@ -1162,7 +1317,8 @@ private:
   // Out of line at `from`: result ← fn(args…) (C++, words or I64 in
   // general registers), with what is live saved; then back to `to`.
   void coldHelper(Label from, Label to, void* fn, std::vector<Opnd> args, Opnd result) {
-    Saves saves = liveSaves({result});
+    coldStart();
+    Saves saves = liveSaves({result}, true);
     cold_.push_back([this, from, to, fn, args, result, saves] {
       a_.bind(from);
       save(saves);
@@ -1212,8 +1368,9 @@ private:
     return as(r, primById(t->prim).result);
   }
   void coldPrim(ETm* t, const std::vector<Opnd>& words, const Opnd& result, const PrimSlow& s) {
-    int32_t base = newSlots(t->n); // (taken for good, as the saves' slots)
-    Saves saves = liveSaves({result});
+    coldStart();
+    int32_t base = coldSlots(t->n);
+    Saves saves = liveSaves({result}, true);
     uint32_t prim = t->prim, span = t->span;
     cold_.push_back([this, prim, span, words, base, saves, result, s] {
       a_.bind(s.from);
@@ -1464,18 +1621,22 @@ private:
 
   // ---- words ----
   // Jumps to `slow` unless both words are immediates.
+  // 1: an immediate (a literal, a parameter known to be one), -1: a
+  // literal that is no immediate, 0: unknown.
+  int knownImm(const Opnd& o) const {
+    if (o.kind == Opnd::Imm) return o.imm & 1 ? 1 : -1;
+    const ParamFact* f = factOf(o);
+    return f && f->imm ? 1 : 0;
+  }
   void immCheck(const Opnd& a, const Opnd& b, Label slow) {
-    bool ka = a.kind == Opnd::Imm, kb = b.kind == Opnd::Imm;
-    if (ka && kb) {
-      if (!(a.imm & b.imm & 1)) a_.jmp(slow);
+    int ka = knownImm(a), kb = knownImm(b);
+    if (ka < 0 || kb < 0) {
+      a_.jmp(slow);
       return;
     }
+    if (ka && kb) return;
     if (ka || kb) {
       const Opnd& x = ka ? b : a;
-      if (ka ? !(a.imm & 1) : !(b.imm & 1)) {
-        a_.jmp(slow);
-        return;
-      }
       a_.emit(x86::Inst::kIdTest, x.op(), asmjit::imm(1));
       a_.jz(slow);
       return;
@@ -1597,13 +1758,16 @@ private:
         a_.j(x86::negateCond(c), slow);
       r = temp(MType::None);
       move(r, ws[1]);
+      if (ws[0].kind == Opnd::Imm) r.below = ws[0].imm; // (the primitive fails, else)
       break;
     }
     case BaselineOp::NatToF64: {
       r = temp(MType::F64);
       Opnd x = ws[0].kind == Opnd::Imm ? copyToTemp(ws[0]) : ws[0];
-      a_.emit(x86::Inst::kIdTest, x.op(), asmjit::imm(1));
-      a_.jz(slow);
+      if (knownImm(x) <= 0) {
+        a_.emit(x86::Inst::kIdTest, x.op(), asmjit::imm(1));
+        a_.jz(slow);
+      }
       a_.emit(x86::Inst::kIdMov, x86::rax, x.op());
       a_.sar(x86::rax, 1);
       a_.xorps(r.xmm, r.xmm);
@@ -1618,12 +1782,34 @@ private:
       if (ws[3].kind == Opnd::Mem || (ws[3].kind == Opnd::Imm && !fits32(4 * ws[3].imm + 4)))
         ws[3] = copyToTemp(ws[3]);
       const Gp& arr = ws[2].reg;
-      a_.cmp(x86::dword_ptr(arr), uint32_t(rep));
-      a_.jne(slow);
-      a_.mov(x86::eax, x86::dword_ptr(arr, 4)); // the length, 2·len + 1 > i
-      a_.lea(x86::rax, x86::ptr(x86::rax, x86::rax, 0, 1));
-      a_.emit(x86::Inst::kIdCmp, x86::rax, ws[3].op());
-      a_.jbe(slow);
+      // The length from the type (`Array 256 A`): compared with the header
+      // (or known for a parameter), and the index with it, an immediate —
+      // not at all for an index made by `idx` with that length.
+      int64_t lenWord = ws[1].kind == Opnd::Imm && (ws[1].imm & 1) && fits32(ws[1].imm) ? ws[1].imm : 0;
+      const ParamFact* f = factOf(ws[2]);
+      if (lenWord && f && f->arr && f->rep == rep && wordOf(f->len) == lenWord) {
+        // (known)
+      } else {
+        a_.cmp(x86::dword_ptr(arr), uint32_t(rep));
+        a_.jne(slow);
+        if (lenWord) {
+          a_.cmp(x86::dword_ptr(arr, 4), uint32_t(lenWord >> 1));
+          a_.jne(slow);
+        }
+      }
+      if (lenWord) {
+        if (ws[3].kind == Opnd::Imm) {
+          if (uint64_t(ws[3].imm) >= uint64_t(lenWord)) a_.jmp(slow);
+        } else if (!(ws[3].below && uint64_t(ws[3].below) <= uint64_t(lenWord))) {
+          a_.emit(x86::Inst::kIdCmp, ws[3].op(), asmjit::imm(lenWord));
+          a_.jae(slow);
+        }
+      } else {
+        a_.mov(x86::eax, x86::dword_ptr(arr, 4)); // the length, 2·len + 1 > i
+        a_.lea(x86::rax, x86::ptr(x86::rax, x86::rax, 0, 1));
+        a_.emit(x86::Inst::kIdCmp, x86::rax, ws[3].op());
+        a_.jbe(slow);
+      }
       // Element k of the index word 2k+1 is at byte 8 + 8k = 4·(2k+1) + 4.
       x86::Mem at = ws[3].kind == Opnd::Reg ? x86::qword_ptr(arr, ws[3].reg, 2, 4)
                                             : x86::qword_ptr(arr, int32_t(4 * ws[3].imm + 4));
@@ -1851,6 +2037,7 @@ private:
   uint32_t savedHigh_ = 0;
   std::vector<bool> slotUsed_;
   uint32_t slotsHigh_ = 0;
+  uint32_t coldNext_ = 0, coldHigh_ = 0;
   std::vector<std::function<void()>> cold_;
   bool weak_ = false; // an operation beyond I64 was emitted
 };
