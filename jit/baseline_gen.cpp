@@ -1043,16 +1043,28 @@ private:
   }
 
   // dsts[i] ← vs[i] at once, dsts registers (a source may be another's
-  // destination; rax and xmm15 break cycles).
+  // destination; rax and xmm15 break cycles). F64 first: an F64 literal
+  // passes through rax.
   void parallelMove(const std::vector<Opnd>& dsts, std::vector<Opnd> vs) {
     size_t n = vs.size();
     std::vector<bool> done(n, false);
+    for (int pass = 0; pass < 2; ++pass) {
+      for (size_t i = 0; i < n; ++i)
+        done[i] = dsts[i].isF() != (pass == 0);
+      parallelMovePass(dsts, vs, done);
+    }
+  }
+  void parallelMovePass(const std::vector<Opnd>& dsts, std::vector<Opnd>& vs, std::vector<bool>& done) {
+    size_t n = vs.size();
     auto readBy = [&](const Opnd& r, size_t except) {
       for (size_t j = 0; j < n; ++j)
         if (!done[j] && j != except && vs[j].kind == Opnd::Reg && vs[j].same(r)) return true;
       return false;
     };
-    for (size_t left = n; left > 0;) {
+    size_t left = 0;
+    for (size_t i = 0; i < n; ++i)
+      left += !done[i];
+    while (left > 0) {
       bool progress = false;
       for (size_t i = 0; i < n; ++i) {
         if (done[i] || readBy(dsts[i], i)) continue;
@@ -1243,7 +1255,7 @@ private:
     if (v.cls == m) return v;
     if (v.kind == Opnd::Imm) {
       if (m == MType::None && v.cls != MType::F64) return immOpnd(int64_t(uint64_t(v.imm) << 1 | 1), m);
-      if (v.cls == MType::None && m != MType::F64) return immOpnd(v.imm >> 1, m);
+      if (v.cls == MType::None && m != MType::F64 && fits32(v.imm >> 1)) return immOpnd(v.imm >> 1, m);
     }
     if (m == MType::None) {
       if (v.cls == MType::Bool) { // 2b + 1
