@@ -21,6 +21,10 @@ using x86::Gp;
 int64_t blToI64(V v) { return toI64(v); }
 V blOfI64(int64_t x) { return ofI64(x); }
 V blOfF64(double d) { return ofF64(d); }
+V blGlobal(Runtime* rt, uint32_t id) { return rt->globalValue(id); }
+V blCallGlobal(Runtime* rt, uint32_t id, const V* args) { return rt->callGlobal(id, args); }
+V blLit(Runtime* rt, ETm* t) { return rt->eval(t, nullptr); }
+V blArr(uint32_t n) { return mkArr(n); }
 void blPoll() {
   gPollLimit = gStackLimit; // (tripped by Ctrl-C, or a real stack overflow)
   poll();
@@ -137,12 +141,19 @@ struct ModuleGen {
   Runtime& rt;
   const ExistingSlot& existing;
   BaselineModuleCode& out;
+  const std::unordered_set<TopId>& refused; // called through the runtime
   std::unordered_map<TopId, std::atomic<void*>*> mine; // slots of this module's workers
   std::unordered_map<TopId, FnSig> sigs;
   std::vector<TopId> todo;
 
   bool eligible(TopId g);
   bool sigOf(TopId g, FnSig& out);
+  // Is g called through a slot (it has baseline code, or gets it here), not
+  // through the runtime?
+  bool direct(TopId g) {
+    if (existing(g) || mine.count(g)) return true;
+    return !refused.count(g) && eligible(g);
+  }
   const FnSig& sig(TopId g) {
     auto it = sigs.find(g);
     if (it != sigs.end()) return it->second;
@@ -751,7 +762,54 @@ private:
       nested(t);
       return sig_.result;
     }
+    if (g != self_ && !m_.direct(g)) {
+      callRuntime(g, t);
+      return MType::None;
+    }
     return call(g, t);
+  }
+
+  // A call of a function without baseline code, through the runtime (its
+  // compiled entry, or the interpreter): arguments and result are words.
+  void callRuntime(TopId g, ETm* t) {
+    std::vector<Opnd> words;
+    for (uint32_t i = 0; i < t->n; ++i)
+      words.push_back(fit(as(eval(t->args[i]), MType::None)));
+    int32_t base = newSlots(t->n);
+    for (uint32_t i = 0; i < t->n; ++i)
+      move(slotOpnd(base + int32_t(8 * i), MType::None), words[i]);
+    releaseAll(words);
+    Saves saves = liveSaves({});
+    save(saves);
+    a_.mov(x86::rdi, addr(&m_.rt));
+    a_.mov(x86::esi, g);
+    a_.lea(x86::rdx, x86::qword_ptr(x86::rsp, base));
+    a_.mov(x86::rax, addr(&blCallGlobal));
+    a_.call(x86::rax);
+    restore(saves);
+    for (uint32_t i = 0; i < t->n; ++i)
+      freeSlot(base + int32_t(8 * i));
+  }
+
+  // result ← fn(args…), C++ taking general arguments (words, I64, pointers
+  // as immediates); what is live is saved around it.
+  Opnd callC(void* fn, const std::vector<Opnd>& args) {
+    std::vector<Opnd> temps;
+    for (auto& x : args)
+      if (x.kind == Opnd::Reg && x.temp) temps.push_back(x);
+    Saves saves = liveSaves(temps);
+    save(saves);
+    releaseAll(args);
+    std::vector<Opnd> dsts;
+    for (size_t i = 0; i < args.size(); ++i)
+      dsts.push_back(regOpnd(kArgs[i], false));
+    parallelMove(dsts, args);
+    a_.mov(x86::rax, asmjit::imm(reinterpret_cast<intptr_t>(fn)));
+    a_.call(x86::rax);
+    restore(saves);
+    Opnd r = temp(MType::None);
+    move(r, regOpnd(x86::rax, false, MType::None));
+    return r;
   }
 
   // A conditional's branch t, where its condition c has the value `value`
@@ -1217,7 +1275,9 @@ private:
       return env_[env_.size() - 1 - t->n].cls;
     case ETag::Lit: return litOpnd(t, false).cls;
     case ETag::Erased:
-    case ETag::Known: return MType::None;
+    case ETag::Known:
+    case ETag::Global:
+    case ETag::Arr: return MType::None;
     case ETag::Let: {
       env_.push_back(immOpnd(0, classOf(t->a)));
       MType m = classOf(t->b);
@@ -1243,7 +1303,8 @@ private:
     case ETag::App: {
       if (t->a->tag != ETag::Global || m_.rt.erased(t->a->n).arity != t->n)
         throw Unsupported{__LINE__};
-      return t->a->n == self_ ? sig_.result : m_.sig(t->a->n).result;
+      if (t->a->n == self_) return sig_.result;
+      return m_.direct(t->a->n) ? m_.sig(t->a->n).result : MType::None;
     }
     default: throw Unsupported{__LINE__};
     }
@@ -1427,6 +1488,25 @@ private:
     case ETag::Lit: return litOpnd(t, true);
     case ETag::Erased: return immOpnd(int64_t(erasedType(t->n)), MType::None);
     case ETag::Known: return immOpnd(int64_t(erased()), MType::None); // (filters are never run)
+    case ETag::Global: // (a top-level value: computed once, by the runtime)
+      weak_ = true;
+      return callC(reinterpret_cast<void*>(&blGlobal),
+                   {immOpnd(int64_t(reinterpret_cast<intptr_t>(&m_.rt)), MType::None),
+                    immOpnd(t->n, MType::None)});
+    case ETag::Arr: { // (a literal: words)
+      weak_ = true;
+      Opnd arr = callC(reinterpret_cast<void*>(&blArr), {immOpnd(t->n, MType::None)});
+      for (uint32_t i = 0; i < t->n; ++i) {
+        Opnd v = as(eval(t->args[i]), MType::None);
+        if (v.kind == Opnd::Mem || (v.kind == Opnd::Imm && !fits32(v.imm))) {
+          a_.emit(x86::Inst::kIdMov, x86::rax, v.op());
+          v = regOpnd(x86::rax, false, MType::None);
+        }
+        a_.emit(x86::Inst::kIdMov, x86::qword_ptr(arr.reg, int32_t(8 + 8 * i)), v.op());
+        release(v);
+      }
+      return arr;
+    }
     case ETag::Let: {
       Opnd h = bind(t->a);
       Opnd v = eval(t->b);
@@ -1467,6 +1547,16 @@ private:
   // Bool 0/1, F64 bits, Nat and Idx immediates as words (a Nat of 2^62 or
   // more, a string: LLVM's).
   Opnd litOpnd(ETm* t, bool emit) {
+    Opnd lit = litImm(t, emit);
+    if (lit.kind != Opnd::Imm || lit.cls != MType::None || lit.imm != 0) return lit;
+    if (!emit) return lit; // (class None)
+    return callC(reinterpret_cast<void*>(&blLit),
+                 {immOpnd(int64_t(reinterpret_cast<intptr_t>(&m_.rt)), MType::None),
+                  immOpnd(int64_t(reinterpret_cast<intptr_t>(t)), MType::None)});
+  }
+  // A literal's operand; for one that is no immediate (a Nat of 2^62 or
+  // more, a string), the word 0 (no word is 0: the runtime makes it).
+  Opnd litImm(ETm* t, bool emit) {
     switch (LitKind(t->n)) {
     case LitKind::I64: {
       int64_t v = int64_t(t->bits);
@@ -1484,7 +1574,7 @@ private:
       break;
     default: break;
     }
-    throw Unsupported{__LINE__};
+    return immOpnd(0, MType::None);
   }
   // An I64 or Bool literal's value.
   static int64_t literal(ETm* t) {
@@ -2129,45 +2219,63 @@ void appendUleb(std::vector<uint8_t>& o, uint64_t v) {
 
 bool generateBaseline(Runtime& rt, CodeHolder& code, TopId root, const ExistingSlot& existing,
                       BaselineModuleCode& out) {
-  ModuleGen m{rt, existing, out, {}, {}, {}};
-  x86::Assembler a(&code);
-  try {
-    m.slotOf(root);
-    for (size_t i = 0; i < m.todo.size(); ++i) {
-      TopId id = m.todo[i];
-      // First into a scratch buffer, for the frame; then for real. Copies
-      // whose intermediate values outnumber the registers are fewer.
-      FrameNeeds frame;
-      uint32_t unroll = UINT32_MAX;
-      for (;;) {
-        CodeHolder scratch;
-        scratch.init(code.environment());
-        x86::Assembler sa(&scratch);
-        FnGen first(m, sa, id, nullptr, unroll);
-        try {
-          BaselineFn ignored;
-          first.emit(ignored);
-          frame = first.needs();
-          unroll = first.unroll();
-          break;
-        } catch (Unsupported&) {
-          if (first.unroll() == 0) throw;
-          unroll = first.unroll() - 1;
+  // A function the generator refuses (a construct it does not compile) is
+  // called through the runtime by the others: each refusal starts the
+  // module again without it. First each function into a scratch buffer,
+  // for its frame (copies whose intermediate values outnumber the registers
+  // are fewer), then all of them for real.
+  std::unordered_set<TopId> refused;
+  for (;;) {
+    out = BaselineModuleCode{};
+    ModuleGen m{rt, existing, out, refused, {}, {}, {}};
+    std::vector<std::pair<FrameNeeds, uint32_t>> frames;
+    TopId at = root;
+    try {
+      m.slotOf(root);
+      for (size_t i = 0; i < m.todo.size(); ++i) {
+        at = m.todo[i];
+        uint32_t unroll = UINT32_MAX;
+        for (;;) {
+          CodeHolder scratch;
+          scratch.init(code.environment());
+          x86::Assembler sa(&scratch);
+          FnGen first(m, sa, at, nullptr, unroll);
+          try {
+            BaselineFn ignored;
+            first.emit(ignored);
+            frames.push_back({first.needs(), first.unroll()});
+            break;
+          } catch (Unsupported&) {
+            if (first.unroll() == 0) throw;
+            unroll = first.unroll() - 1;
+          }
         }
       }
-      FnGen gen(m, a, id, &frame, unroll);
-      BaselineFn fn;
-      gen.emit(fn);
-      if (gen.weak()) out.weak.insert(id);
-      out.workers.push_back({id, std::move(fn)});
+    } catch (Unsupported& u) {
+      if (std::getenv("THORIN_BASELINE_ASM"))
+        std::fprintf(stderr, "baseline: %s unsupported (line %d)\n", rt.nameOf(at).c_str(), u.line);
+      if (at == root) return false;
+      refused.insert(at);
+      continue;
     }
-    entry(m, a, root, out.entry);
-  } catch (Unsupported& u) {
-    if (std::getenv("THORIN_BASELINE_ASM"))
-      std::fprintf(stderr, "baseline: unsupported (line %d)\n", u.line);
-    return false;
+    try {
+      x86::Assembler a(&code);
+      for (size_t i = 0; i < m.todo.size(); ++i) {
+        TopId id = m.todo[i];
+        FnGen gen(m, a, id, &frames[i].first, frames[i].second);
+        BaselineFn fn;
+        gen.emit(fn);
+        if (gen.weak()) out.weak.insert(id);
+        out.workers.push_back({id, std::move(fn)});
+      }
+      entry(m, a, root, out.entry);
+    } catch (Unsupported& u) {
+      if (std::getenv("THORIN_BASELINE_ASM"))
+        std::fprintf(stderr, "baseline: unsupported (line %d)\n", u.line);
+      return false;
+    }
+    return true;
   }
-  return true;
 }
 
 } // namespace thorin::rt
