@@ -1,8 +1,8 @@
-// The baseline tier: a hot first-order function on I64 is compiled at once,
-// in microseconds, to straightforward x86-64 code (asmjit's register
-// allocator, no optimization), while LLVM compiles the optimized code in the
-// background — as V8's Sparkplug or HotSpot's C1 come before their
-// optimizing compilers. LLVM's first compilation in a process takes ~15 ms
+// The baseline tier: a hot first-order function (on I64, F64, Nat, Idx,
+// arrays) is compiled at once, in microseconds, to straightforward x86-64
+// code (jit/baseline_gen.cpp: its own register allocation, asmjit as the
+// assembler), while LLVM compiles the optimized code in the background — as
+// V8's Sparkplug or HotSpot's C1 come before their optimizing compilers. LLVM's first compilation in a process takes ~15 ms
 // (loading libLLVM, its first pass pipelines); a recursive function such as
 // fib does most of a short run's work meanwhile.
 //
@@ -22,9 +22,11 @@ public:
   Baseline();
   ~Baseline();
   /// Compiles `id` (and the functions it calls that have no baseline code
-  /// yet) if each takes and returns I64 and uses only I64 and Bool
-  /// operations with baseline lowerings, conditionals, lets and calls of
-  /// such functions. Returns its entry, or nullptr (nothing compiled).
+  /// yet) if its parameters and result are I64, F64 or words (not Bool) and
+  /// its body is first-order: primitives, conditionals, lets, calls of
+  /// top-level functions (those it cannot compile through the runtime),
+  /// top-level values, array literals. Returns its entry, or nullptr
+  /// (nothing compiled).
   Code compile(Runtime& rt, TopId id);
   /// Where calls of `id`'s worker go (nullptr if `id` has no baseline code).
   std::atomic<void*>* slot(TopId id);

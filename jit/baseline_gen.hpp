@@ -1,14 +1,20 @@
 // Code generation of the baseline tier (jit/baseline.hpp): x86-64 for hot
-// first-order functions on I64, with its own register allocation.
+// first-order functions, with its own register allocation.
 //
 // The functions it takes are small expressions (arithmetic, comparisons,
 // conditionals, lets, calls) whose calls of themselves in tail position are
-// loops. Their variables — a loop's parameters and accumulator, lets — get
-// homes: callee-saved registers while there are some, else stack slots;
-// intermediate values live in caller-saved registers and are saved around
-// calls. A self-call that is not a tail call is inlined, as a loop nested in
-// the caller's, up to a depth that keeps the copies small: the recursion
-// unrolled as gcc -O2 unrolls fib.
+// loops. Values have a class: I64 or Bool in general registers, F64 in xmm
+// registers, or words (Nat and Idx immediates, pointers to arrays…), whose
+// operations have a fast path inline and call the primitive for the rest.
+// Variables — a loop's parameters and accumulator, lets — get homes:
+// callee-saved registers while there are some (xmm8–xmm14 for F64), else
+// stack slots; intermediate values live in caller-saved registers and are
+// saved around calls. A self-call that is not a tail call is inlined, as a
+// loop nested in the caller's, up to a depth that keeps the copies small:
+// the recursion unrolled as gcc -O2 unrolls fib. A loop over words is
+// emitted twice, the second time knowing what checks at its entry and back
+// edges established (Nat counters are immediates, arrays have the length
+// their type says).
 #pragma once
 #include <asmjit/x86.h>
 
