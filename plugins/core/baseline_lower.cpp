@@ -3,6 +3,8 @@
 // baseline tier (jit/baseline_gen.cpp). Same semantics as the LLVM ones
 // (lower.cpp) and the interpreter's (runtime.cpp): I64 wraps; division and
 // remainder by zero are run-time errors, INT64_MIN / -1 wraps.
+#include <string>
+
 #include "baseline_lower.hpp"
 #include "core_plugin.hpp"
 #include "rt.hpp"
@@ -18,7 +20,8 @@ void remainderByZero(uint32_t span) { rt::fail("remainder by zero", span); }
 void registerCoreBaselineLowerings() {
   using CC = asmjit::x86::CondCode;
   using Op = rt::BaselineOp;
-  auto reg = [](const char* axiom, Op op, CC cc = CC::kE, void (*byZero)(uint32_t) = nullptr) {
+  auto reg = [](const std::string& axiom, Op op, CC cc = CC::kE,
+                void (*byZero)(uint32_t) = nullptr) {
     rt::registerBaselineLowering(axiom, rt::BaselineLowering{op, cc, byZero});
   };
   reg("%core.i64.add", Op::Add);
@@ -28,12 +31,19 @@ void registerCoreBaselineLowerings() {
   reg("%core.i64.mod", Op::Mod, CC::kE, remainderByZero);
   rt::registerBaselineMonoid("%core.i64.add", 0); // (both wrap: still associative)
   rt::registerBaselineMonoid("%core.i64.mul", 1);
-  reg("%core.i64.eq", Op::Compare, CC::kE);
-  reg("%core.i64.ne", Op::Compare, CC::kNE);
-  reg("%core.i64.lt", Op::Compare, CC::kL);
-  reg("%core.i64.le", Op::Compare, CC::kLE);
-  reg("%core.i64.gt", Op::Compare, CC::kG);
-  reg("%core.i64.ge", Op::Compare, CC::kGE);
+  // Comparisons: signed on I64, the ordered predicate on F64 (kNE: unordered,
+  // see BaselineOp::FCompare), unsigned on Nat immediates.
+  struct Cmp {
+    const char* name;
+    CC i64, nat;
+  };
+  for (const Cmp& c : {Cmp{"eq", CC::kE, CC::kE}, Cmp{"ne", CC::kNE, CC::kNE},
+                       Cmp{"lt", CC::kL, CC::kB}, Cmp{"le", CC::kLE, CC::kBE},
+                       Cmp{"gt", CC::kG, CC::kA}, Cmp{"ge", CC::kGE, CC::kAE}}) {
+    reg(std::string("%core.i64.") + c.name, Op::Compare, c.i64);
+    reg(std::string("%core.f64.") + c.name, Op::FCompare, c.i64);
+    reg(std::string("%core.nat.") + c.name, Op::NatCompare, c.nat);
+  }
   reg("%core.bool.eq", Op::Compare, CC::kE);
   reg("%core.bool.ne", Op::Compare, CC::kNE);
   reg("%core.f64.add", Op::FAdd);
@@ -41,21 +51,9 @@ void registerCoreBaselineLowerings() {
   reg("%core.f64.mul", Op::FMul);
   reg("%core.f64.div", Op::FDiv);
   reg("%core.f64.sqrt", Op::FSqrt);
-  reg("%core.f64.eq", Op::FCompare, CC::kE);
-  reg("%core.f64.ne", Op::FCompare, CC::kNE);
-  reg("%core.f64.lt", Op::FCompare, CC::kL);
-  reg("%core.f64.le", Op::FCompare, CC::kLE);
-  reg("%core.f64.gt", Op::FCompare, CC::kG);
-  reg("%core.f64.ge", Op::FCompare, CC::kGE);
   reg("%core.conv.i64ToF64", Op::I64ToF64);
   reg("%core.nat.add", Op::NatAdd);
   reg("%core.nat.sub", Op::NatSub);
-  reg("%core.nat.eq", Op::NatCompare, CC::kE);
-  reg("%core.nat.ne", Op::NatCompare, CC::kNE);
-  reg("%core.nat.lt", Op::NatCompare, CC::kB);
-  reg("%core.nat.le", Op::NatCompare, CC::kBE);
-  reg("%core.nat.gt", Op::NatCompare, CC::kA);
-  reg("%core.nat.ge", Op::NatCompare, CC::kAE);
   reg("%core.conv.natToF64", Op::NatToF64);
   reg("%core.idx.of", Op::IdxOf);
   reg("%core.idx.toNat", Op::IdxToNat);

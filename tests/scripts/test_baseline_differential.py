@@ -261,6 +261,9 @@ class Model:
     """The program's functions compiled to Python functions, which count the
     steps (the size of each body entered) and the depth of calls."""
 
+    budget = EVAL_BUDGET     # model steps per `.eval`
+    size = staticmethod(size)  # the steps of entering a body
+
     def __init__(self):
         self.ns = {"RunError": RunError, "OutOfBudget": OutOfBudget}
         exec(RUNTIME, self.ns)
@@ -271,8 +274,8 @@ class Model:
         count = "    global ITERS\n    ITERS += 1\n" if fn.kind == "driver" else ""
         src = (f"def F_{fn.name}({', '.join(scope.values())}):\n"
                f"    global STEPS, DEPTH\n{count}"
-               f"    STEPS += {size(fn.body)}\n"
-               f"    if STEPS > {EVAL_BUDGET}:\n"
+               f"    STEPS += {self.size(fn.body)}\n"
+               f"    if STEPS > {self.budget}:\n"
                f"        raise OutOfBudget()\n"
                f"    DEPTH += 1\n"
                f"    r = {self.expr(fn.body, scope, [len(scope)])}\n"

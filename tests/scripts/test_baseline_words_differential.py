@@ -431,27 +431,16 @@ def BUILD(n, f, size):
 """
 
 
-class Model:
-    """The program compiled to Python: functions F_name, arrays G_name."""
+class Model(base.Model):
+    """The program compiled to Python: functions F_name (base.Model.add, with
+    this file's sizes and expressions), arrays G_name."""
+    budget = EVAL_BUDGET
+    size = staticmethod(size)
 
     def __init__(self):
         self.ns = {"RunError": RunError, "OutOfBudget": OutOfBudget, "math": math,
                    "INF": math.inf, "NAN": math.nan, "STEPS": 0, "DEPTH": 0, "ITERS": 0}
         exec(RUNTIME, self.ns)
-
-    def add(self, fn):
-        scope = {p: f"v{i}" for i, p in enumerate(fn.params)}
-        count = "    global ITERS\n    ITERS += 1\n" if fn.kind == "driver" else ""
-        src = (f"def F_{fn.name}({', '.join(scope.values())}):\n"
-               f"    global STEPS, DEPTH\n{count}"
-               f"    STEPS += {size(fn.body)}\n"
-               f"    if STEPS > {EVAL_BUDGET}:\n"
-               f"        raise OutOfBudget()\n"
-               f"    DEPTH += 1\n"
-               f"    r = {self.expr(fn.body, scope, [len(scope)])}\n"
-               f"    DEPTH -= 1\n"
-               f"    return r\n")
-        exec(src, self.ns)
 
     def value(self, e):
         """The value of a closed expression, or raises RunError / OutOfBudget."""
