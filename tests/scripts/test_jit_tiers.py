@@ -196,6 +196,21 @@ g : I64 → I64 = λ k. natElim (λ _. I64) 1 (λ n acc. acc + k) 3000
     expect(sorted(compiled(out)[0]) == ["c.λ1", "g.λ1"],
            "c's λ is lifted once the threshold is lowered, and kept when g is redefined", out)
 
+    # With the baseline tier (lazy mode, background compilation), a λ it can
+    # compile is lifted at the threshold itself and runs baseline code at
+    # once; the evaluation ends with LLVM's code installed for it, as for a
+    # top-level function (lifted λs tier up too). One it cannot compile (it
+    # makes a closure) waits for 100 × the threshold.
+    out = repl(thorin, """:set jit-threshold 5
+f : Nat → F64 = λ k. natElim (λ _. F64) 0.0 (λ n acc. acc + natToF64 (n * k) / 2.0) 200
+:eval f 3
+:jit
+""", "--jit-stats")
+    expect("29850.0" in out, "the lifted F64 λ's result", out)
+    expect("jit: baseline code for f.λ1" in out, "a λ the baseline tier compiles is lifted early", out)
+    expect(re.search(r"^f\.λ1 .* compiled in [\d.]+ ms$", out, re.M) is not None,
+           "the lifted λ ends with LLVM's code (not marked baseline code)", out)
+
     # Eager mode compiles at once; a missing LLVM module falls back with one warning.
     out = repl(thorin, ":eval 1 + 1\n", "--jit=eager",
                env={"THORIN_JIT_LIB": "/nonexistent/libthorin_llvm.so"})
