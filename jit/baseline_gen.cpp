@@ -1173,8 +1173,9 @@ private:
       if (t->tag == ETag::Prim) {
         const BaselineLowering* l = findBaselineLowering(primById(t->prim).axiom);
         if (l && (l->op == BaselineOp::NatAdd || l->op == BaselineOp::NatSub ||
-                  l->op == BaselineOp::NatCompare || l->op == BaselineOp::IdxOf ||
-                  l->op == BaselineOp::NatToF64))
+                  l->op == BaselineOp::NatMul || l->op == BaselineOp::NatDiv ||
+                  l->op == BaselineOp::NatMod || l->op == BaselineOp::NatCompare ||
+                  l->op == BaselineOp::IdxOf || l->op == BaselineOp::NatToF64))
           for (uint32_t i = 0; i < t->n; ++i)
             if (int p = paramOf(t->args[i], depth); p >= 0 && sig_.params[p] == MType::None)
               pfacts_[p].imm = true;
@@ -1837,6 +1838,60 @@ private:
       a_.mov(x86::eax, 1);
       a_.cmovb(r.reg, x86::rax);
       break;
+    case BaselineOp::NatMul: { // a·b while below 2^62
+      immCheck(ws[0], ws[1], slow);
+      r = temp(MType::None);
+      move(r, ws[0]);
+      a_.sar(r.reg, 1);
+      if (ws[1].kind == Opnd::Imm) {
+        a_.imul(r.reg, r.reg, asmjit::imm(ws[1].imm >> 1));
+      } else {
+        a_.emit(x86::Inst::kIdMov, x86::rax, ws[1].op());
+        a_.sar(x86::rax, 1);
+        a_.imul(r.reg, x86::rax);
+      }
+      a_.jo(slow);
+      a_.mov(x86::rax, r.reg);
+      a_.shr(x86::rax, 62);
+      a_.jnz(slow);
+      a_.lea(r.reg, x86::ptr(r.reg, r.reg, 0, 1));
+      break;
+    }
+    case BaselineOp::NatDiv:
+    case BaselineOp::NatMod: { // unsigned; by zero: the primitive's error
+      bool mod = l.op == BaselineOp::NatMod;
+      immCheck(ws[0], ws[1], slow);
+      r = temp(MType::None);
+      int64_t k = ws[1].kind == Opnd::Imm ? ws[1].imm >> 1 : -1;
+      if (k == 0) {
+        a_.jmp(slow);
+        break;
+      }
+      if (k > 0 && std::has_single_bit(uint64_t(k))) { // shifts, masks
+        move(r, ws[0]);
+        if (mod)
+          a_.and_(r.reg, asmjit::imm(2 * k - 1)); // (the word's bits: 2·(a mod k) + 1)
+        else {
+          a_.shr(r.reg, std::countr_zero(uint64_t(k)));
+          a_.or_(r.reg, 1);
+        }
+        break;
+      }
+      if (k > 0) {
+        a_.mov(r.reg, asmjit::imm(k));
+      } else {
+        move(r, ws[1]);
+        a_.shr(r.reg, 1);
+        a_.test(r.reg, r.reg);
+        a_.jz(slow);
+      }
+      a_.emit(x86::Inst::kIdMov, x86::rax, ws[0].op());
+      a_.shr(x86::rax, 1);
+      a_.xor_(x86::edx, x86::edx);
+      a_.div(r.reg);
+      a_.lea(r.reg, x86::ptr(mod ? x86::rdx : x86::rax, mod ? x86::rdx : x86::rax, 0, 1));
+      break;
+    }
     case BaselineOp::NatCompare: {
       immCheck(ws[0], ws[1], slow);
       r = temp(MType::Bool);

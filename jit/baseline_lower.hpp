@@ -34,6 +34,9 @@ enum class BaselineOp : uint8_t {
   // path takes immediates, the primitive the rest (big Nats, errors).
   NatAdd,
   NatSub,     // truncating at 0
+  NatMul,
+  NatDiv,     // by zero: the primitive's error
+  NatMod,
   NatCompare, // `cc` on the values (unsigned)
   NatToF64,
   IdxOf,      // {n} k: k when k < n

@@ -54,6 +54,9 @@ void registerCoreBaselineLowerings() {
   reg("%core.conv.i64ToF64", Op::I64ToF64);
   reg("%core.nat.add", Op::NatAdd);
   reg("%core.nat.sub", Op::NatSub);
+  reg("%core.nat.mul", Op::NatMul);
+  reg("%core.nat.div", Op::NatDiv);
+  reg("%core.nat.mod", Op::NatMod);
   reg("%core.conv.natToF64", Op::NatToF64);
   reg("%core.idx.of", Op::IdxOf);
   reg("%core.idx.toNat", Op::IdxToNat);

@@ -158,6 +158,40 @@ template <CmpInst::Predicate P> Value* natCmp(WordCx& c, const Args& a) {
     return b.CreateOr(b.CreateShl(r, 1), b.getInt64(1));
   });
 }
+// a·b, a / b, a mod b on immediates: the product while below 2^62, the
+// quotient and remainder while the divisor is not 0; the rest through the
+// primitive (its error for a zero divisor). Speculating, a product of 2^62
+// or more deoptimizes, as a sum does.
+enum class NatArith { Mul, Div, Mod };
+template <NatArith Op> Value* natArith(WordCx& c, const Args& a) {
+  IRBuilder<>& b = c.b;
+  smallNatAtEntry(c, a);
+  Value* x = b.CreateLShr(a[0], 1);
+  Value* y = b.CreateLShr(a[1], 1);
+  auto word = [&](Value* v) { return b.CreateOr(b.CreateShl(v, 1), b.getInt64(1)); };
+  Value* imms = bothImm(b, a[0], a[1]);
+  if (Op == NatArith::Mul) {
+    Value* mul = b.CreateBinaryIntrinsic(Intrinsic::umul_with_overflow, x, y);
+    Value* prod = b.CreateExtractValue(mul, 0);
+    Value* small = b.CreateAnd(b.CreateNot(b.CreateExtractValue(mul, 1)),
+                               b.CreateICmpULT(prod, b.getInt64(int64_t(1) << 62)));
+    if (c.deopt) {
+      rt::expectOr(b, b.CreateAnd(imms, small), [&] { c.deopt(rt::DeoptReason::BigNat); });
+      return word(prod);
+    }
+    return fastOr(c, b.CreateAnd(imms, small), a, [&] { return word(prod); });
+  }
+  auto quot = [&] {
+    return word(Op == NatArith::Div ? b.CreateUDiv(x, y) : b.CreateURem(x, y));
+  };
+  Value* nonzero = b.CreateICmpNE(y, b.getInt64(0));
+  if (c.deopt) {
+    rt::expectOr(b, imms, [&] { c.deopt(rt::DeoptReason::BigNat); });
+    rt::expectOr(b, nonzero, [&] { c.slow(a); });
+    return quot();
+  }
+  return fastOr(c, b.CreateAnd(imms, nonzero), a, quot);
+}
 Value* idxOf(WordCx& c, const Args& a) { // {n} k: k when k < n
   IRBuilder<>& b = c.b;
   if (c.deopt) { // on immediates, k ≥ n is the primitive's run-time error
@@ -268,6 +302,9 @@ void registerCoreWordLowerings() {
   auto reg = rt::registerWordLowering;
   reg("%core.nat.add", natAdd);
   reg("%core.nat.sub", natSub);
+  reg("%core.nat.mul", natArith<NatArith::Mul>);
+  reg("%core.nat.div", natArith<NatArith::Div>);
+  reg("%core.nat.mod", natArith<NatArith::Mod>);
   reg("%core.nat.eq", natCmp<P::ICMP_EQ>);
   reg("%core.nat.ne", natCmp<P::ICMP_NE>);
   reg("%core.nat.lt", natCmp<P::ICMP_ULT>);
