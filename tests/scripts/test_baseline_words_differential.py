@@ -68,8 +68,9 @@ whose Case, Runner, check and shrink are used as they are):
   baseline code for NAME` line of the --jit=baseline runs, or called by one)
   is printed, in all and per feature (types in the signature, kind, Nat
   products and quotients, arrays built inline, …), and must be at least
-  --min-coverage (default 0: the tier is being extended to this fragment;
-  raise it as it grows).
+  --min-coverage (default 0.6: 75-79 % of the functions got baseline code
+  over seeds 1-12 once the tier took this fragment — the rest make closures,
+  which are LLVM's — so the test cannot silently stop exercising it).
 A file where a mode disagrees with the reference is shrunk (programs, then
 definitions and .evals, while the same two modes still disagree) and the
 smallest failing file is printed with all outputs. Exit status 1 on any
@@ -1209,7 +1210,7 @@ def main():
     ap.add_argument("--errors", type=int, default=4, help="files ending in a run-time error (default 4)")
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--keep", help="write the files into this directory and keep them")
-    ap.add_argument("--min-coverage", type=float, default=0.0,
+    ap.add_argument("--min-coverage", type=float, default=0.6,
                     help="least share of the functions that must get baseline code (default 0.0)")
     a = ap.parse_args()
     if hasattr(sys, "set_int_max_str_digits"):
