@@ -943,9 +943,10 @@ private:
   // argument `p ± k` of its own I64 parameter p is an update in place.
   void backEdge(Loop& l, ETm* call) {
     struct Arg {
-      enum { Same, InPlace, Value } kind;
+      enum { Same, InPlace, Value, FInPlace } kind;
       Opnd v;
       bool add = true;
+      x86::Inst::Id fop = x86::Inst::kIdNone; // FInPlace: home ⊕= v (an F64 accumulator)
     };
     std::vector<Arg> args;
     // An argument that calls something is computed last, when the others
@@ -975,6 +976,23 @@ private:
           continue;
         }
       }
+      if (l.params[i].isF() && l.params[i].kind == Opnd::Reg && x->tag == ETag::Prim && x->n == 2 &&
+          isVar(x->args[0], l.params[i])) {
+        // acc ⊕ e for an F64 accumulator in a register: e, then ⊕ in place.
+        const BaselineLowering* low = findBaselineLowering(primById(x->prim).axiom);
+        if (low && (low->op == BaselineOp::FAdd || low->op == BaselineOp::FSub ||
+                    low->op == BaselineOp::FMul || low->op == BaselineOp::FDiv)) {
+          Opnd e = as(eval(x->args[1]), MType::F64);
+          if (e.kind == Opnd::Imm || (e.kind == Opnd::Reg && !e.temp)) e = copyToTemp(e);
+          Arg a{Arg::FInPlace, e, true};
+          a.fop = low->op == BaselineOp::FAdd   ? x86::Inst::kIdAddsd
+                  : low->op == BaselineOp::FSub ? x86::Inst::kIdSubsd
+                  : low->op == BaselineOp::FMul ? x86::Inst::kIdMulsd
+                                                : x86::Inst::kIdDivsd;
+          args.push_back(a);
+          continue;
+        }
+      }
       Opnd v = as(eval(x), l.params[i].cls);
       if (v.kind == Opnd::Reg && !v.temp) v = copyToTemp(v); // (a home: it may change)
       if (v.kind == Opnd::Mem) v = copyToTemp(v);
@@ -994,7 +1012,10 @@ private:
       if (args[i].kind == Arg::InPlace)
         a_.emit(args[i].add ? x86::Inst::kIdAdd : x86::Inst::kIdSub, l.params[i].op(),
                 args[i].v.op());
-      else if (args[i].kind == Arg::Value) {
+      else if (args[i].kind == Arg::FInPlace) {
+        a_.emit(args[i].fop, l.params[i].xmm, args[i].v.op());
+        release(args[i].v);
+      } else if (args[i].kind == Arg::Value) {
         move(l.params[i], args[i].v);
         release(args[i].v);
       }
@@ -1154,7 +1175,8 @@ private:
   struct ParamFact {
     bool imm = false;   // an immediate (Nat)
     bool arr = false;   // an array of representation `rep` and `len` elements
-    bool noArr = false; // (reads that disagree, or the array changes)
+    bool noArr = false; // (reads that disagree, or the parameter changes)
+    int64_t below = 0;  // an index word below this (`Idx n` read from arrays of n)
     OTag rep = OTag::Arr;
     uint32_t len = 0;
   };
@@ -1190,6 +1212,13 @@ private:
             if (f.arr && (f.rep != rep || f.len != len)) f.noArr = true;
             f.arr = true, f.rep = rep, f.len = len;
           }
+        if (l && l->op == BaselineOp::ArrGet && t->args[1]->tag == ETag::Lit &&
+            LitKind(t->args[1]->n) == LitKind::Nat && t->args[1]->bits < (uint64_t(1) << 30))
+          if (int p = paramOf(t->args[3], depth); p >= 0 && sig_.params[p] == MType::None) {
+            int64_t w = wordOf(int64_t(t->args[1]->bits));
+            ParamFact& f = pfacts_[p];
+            f.below = f.below ? std::min(f.below, w) : w;
+          }
       }
       bool selfTail = tail && selfCall(t);
       if (selfTail)
@@ -1215,11 +1244,11 @@ private:
     };
     walk(body_, 0, true);
     for (ParamFact& f : pfacts_)
-      if (f.noArr) f.arr = false;
+      if (f.noArr) f.arr = false, f.below = 0;
   }
   bool anyFact() const {
     for (const ParamFact& f : pfacts_)
-      if (f.imm || f.arr) return true;
+      if (f.imm || f.arr || f.below) return true;
     return false;
   }
   // The fact known of operand o (a parameter's home), if any.
@@ -1241,6 +1270,10 @@ private:
       if (f.imm) {
         a_.emit(x86::Inst::kIdTest, p.op(), asmjit::imm(1));
         a_.jz(fail);
+      }
+      if (f.below && !backEdge) {
+        a_.emit(x86::Inst::kIdCmp, p.op(), asmjit::imm(f.below));
+        a_.jae(fail);
       }
       if (f.arr && !backEdge) {
         if (p.kind != Opnd::Reg) {
@@ -1414,6 +1447,7 @@ private:
     Label from, to;
     bool branch = false, when = false;
     Label target;
+    bool discard = false; // (the fast path's result is the primitive's, when it returns)
   };
   void primCallCode(uint32_t prim, uint32_t span, const std::vector<Opnd>& words, int32_t base,
                     const Saves& saves) {
@@ -1449,7 +1483,9 @@ private:
     cold_.push_back([this, prim, span, words, base, saves, result, s] {
       a_.bind(s.from);
       primCallCode(prim, span, words, base, saves);
-      if (s.branch) {
+      if (s.discard) {
+        restore(saves, false);
+      } else if (s.branch) {
         restore(saves, false); // (not rax)
         a_.cmp(x86::rax, 3);
         a_.j(s.when ? x86::CondCode::kE : x86::CondCode::kNE, s.target);
@@ -1473,7 +1509,7 @@ private:
       } else {
         move(result, regOpnd(x86::rax, false, MType::None));
       }
-      if (!s.branch) restore(saves, false); // (not the result: excepted)
+      if (!s.branch && !s.discard) restore(saves, false); // (not the result: excepted)
       a_.jmp(s.to);
     });
   }
@@ -1913,6 +1949,17 @@ private:
         a_.jmp(slow);
       else if (known == 0)
         a_.j(x86::negateCond(c), slow);
+      if (ws[0].kind == Opnd::Imm && ws[1].kind == Opnd::Reg && !ws[1].temp) {
+        // k is a variable's home: the index is k itself (the primitive,
+        // when k is no immediate, fails), no copy.
+        r = ws[1];
+        r.below = ws[0].imm;
+        a_.bind(done);
+        PrimSlow ps{slow, done, false, false, Label()};
+        ps.discard = true;
+        coldPrim(t, ws, Opnd{}, ps);
+        return r;
+      }
       r = temp(MType::None);
       move(r, ws[1]);
       if (ws[0].kind == Opnd::Imm) r.below = ws[0].imm; // (the primitive fails, else)
@@ -1957,6 +2004,8 @@ private:
       if (lenWord) {
         if (ws[3].kind == Opnd::Imm) {
           if (uint64_t(ws[3].imm) >= uint64_t(lenWord)) a_.jmp(slow);
+        } else if (const ParamFact* fi = factOf(ws[3]); fi && fi->below && fi->below <= lenWord) {
+          // (a parameter checked at the loop's entry)
         } else if (!(ws[3].below && uint64_t(ws[3].below) <= uint64_t(lenWord))) {
           a_.emit(x86::Inst::kIdCmp, ws[3].op(), asmjit::imm(lenWord));
           a_.jae(slow);
