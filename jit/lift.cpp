@@ -31,7 +31,7 @@ constexpr uint64_t kLambdaFactor = 100;
 const Lifted* Runtime::liftedOf(ETm* lam) {
   LamState& s = lam->lam;
   if (!s.lifted) return nullptr;
-  if (s.lifted->gen == liftGen_ && !spec(s.lifted->id).dropped) return s.lifted;
+  if (s.lifted->gen == liftGen_ && !s.lifted->dropped) return s.lifted;
   s.lifted = nullptr; // (lifted again when hot again)
   s.calls = 0;
   return nullptr;

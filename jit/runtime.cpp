@@ -48,8 +48,7 @@ Runtime::~Runtime() {
   if (gTierUpRt == this) gTierUpRt = nullptr;
 }
 
-Global& Runtime::global(TopId id) {
-  if (isSpec(id)) return specs_[id - kSpecBase];
+Global& Runtime::grownGlobal(TopId id) {
   if (id >= globals.size()) globals.resize(w_->tops.size() > id ? w_->tops.size() : id + 1);
   return globals[id];
 }
@@ -167,6 +166,8 @@ void Runtime::dropSpecs(const std::vector<TopId>& ids) {
       }
   }
   if (gone.empty()) return; // (lifted λs among them: their λs find out at their next call)
+  for (Lifted& l : lifted_)
+    if (std::find(gone.begin(), gone.end(), l.id) != gone.end()) l.dropped = true;
   std::vector<TopId> code;
   auto uses = [&](Global& g) {
     for (TopId u : g.specsUsed)

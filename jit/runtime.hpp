@@ -92,6 +92,9 @@ struct Lifted {
   TopId id;
   uint32_t gen;
   std::vector<uint32_t> free;
+  /// Its specialization was dropped (a copy of SpecInfo::dropped, next to
+  /// what every call of the λ reads).
+  bool dropped = false;
 };
 
 /// The machine types of a function's parameters and result (None: a word).
@@ -165,7 +168,15 @@ public:
 
   World& world() { return *w_; }
   Arena& arena() { return arena_; }
-  Global& global(TopId id);
+  // (Inline: every call of a compiled lifted λ and every interpreted call
+  // looks its global up.)
+  Global& global(TopId id) {
+    if (isSpec(id)) return specs_[id - kSpecBase];
+    if (id < globals.size()) [[likely]]
+      return globals[id];
+    return grownGlobal(id);
+  }
+  Global& grownGlobal(TopId id);
   /// `fib`, or `pow@(_ 3)` for a specialization.
   std::string nameOf(TopId id);
   /// Machine types along `id`'s type (a specialization: its origin's, without
