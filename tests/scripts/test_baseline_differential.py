@@ -792,6 +792,32 @@ def coverage(cases, results):
     return covered, fns
 
 
+def generated(a, generate):
+    """The cases generate(a, rng) makes from seed a.seed, in a thread with a
+    large stack (the model recurses as deep as the programs)."""
+    sys.setrecursionlimit(1_000_000)
+    threading.stack_size(512 << 20)
+    cases = []
+    t = threading.Thread(target=lambda: cases.extend(generate(a, random.Random(a.seed))))
+    t.start()
+    t.join()
+    return cases
+
+
+def run_all(a, cases, workdir, t0):
+    """Runs every case in its modes (a.jobs at a time) and checks them:
+    (all agree, results per case and mode, seconds from t0 to the last run)."""
+    with concurrent.futures.ThreadPoolExecutor(a.jobs) as pool:
+        runner = Runner(os.path.abspath(a.thorin), workdir, pool)
+        started = {c.name: runner.submit(c, c.entries(), c.modes) for c in cases}
+        results = {name: {m: f.result() for m, f in futs.items()} for name, (_t, futs) in started.items()}
+        t_run = time.monotonic() - t0
+        times = {m: sum(r[m][4] for r in results.values() if m in r) for m in MODES}
+        print("seconds per mode: " + ", ".join(f"{m} {t:.1f}" for m, t in times.items()))
+        ok = all([check(runner, c, started[c.name][0], results[c.name]) for c in cases])
+    return ok, results, t_run
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("thorin")
@@ -808,13 +834,7 @@ def main():
     version = subprocess.run([a.thorin, "--version"], stdout=subprocess.PIPE).stdout.decode()
     a.hot_steps = HOT_STEPS // (SANITIZED_SLOWDOWN if "sanitizers" in version else 1)
 
-    # The model recurses as deep as the programs: a thread with a large stack.
-    sys.setrecursionlimit(1_000_000)
-    threading.stack_size(512 << 20)
-    cases = []
-    t = threading.Thread(target=lambda: cases.extend(generate(a, random.Random(a.seed))))
-    t.start()
-    t.join()
+    cases = generated(a, generate)
     depths = [str(c.error[1]) for c in cases if c.name.startswith("error")]
     print(f"seed {a.seed}: {len({fn.name for c in cases for fn in c.fns})} functions in {len(cases)} files "
           f"({a.hot} hot, {len(depths)} ending in a division error at call depth {', '.join(depths)}, "
@@ -823,14 +843,7 @@ def main():
     workdir = a.keep or tempfile.mkdtemp(prefix="thorin_baseline_diff_")
     os.makedirs(workdir, exist_ok=True)
     try:
-        with concurrent.futures.ThreadPoolExecutor(a.jobs) as pool:
-            runner = Runner(os.path.abspath(a.thorin), workdir, pool)
-            started = {c.name: runner.submit(c, c.entries(), c.modes) for c in cases}
-            results = {name: {m: f.result() for m, f in futs.items()} for name, (_t, futs) in started.items()}
-            t_run = time.monotonic() - t0
-            times = {m: sum(r[m][4] for r in results.values() if m in r) for m in MODES}
-            print("seconds per mode: " + ", ".join(f"{m} {t:.1f}" for m, t in times.items()))
-            ok = all([check(runner, c, started[c.name][0], results[c.name]) for c in cases])
+        ok, results, t_run = run_all(a, cases, workdir, t0)
         covered, fns = coverage(cases, results)
         share = len(covered) / len(fns)
         print(f"baseline code for {len(covered)} of {len(fns)} functions ({100 * share:.1f} %)")

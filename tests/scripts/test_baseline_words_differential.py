@@ -82,21 +82,18 @@ all compiled code, and eager mode compiles all of it again (--jit=eager takes
 about 2/3 of the time). The default, 128 programs, runs in ~20 s on 2 cores.
 """
 import argparse
-import concurrent.futures
 import math
 import os
-import random
 import re
 import shutil
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import test_baseline_differential as base  # noqa: E402
-from test_baseline_differential import MODES, Case, Runner, check, RunError, OutOfBudget  # noqa: E402
+from test_baseline_differential import MODES, Case, RunError, OutOfBudget  # noqa: E402
 
 I64_MIN, I64_MAX = base.I64_MIN, base.I64_MAX
 I64_EDGES = base.EDGES
@@ -1211,7 +1208,7 @@ def main():
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--keep", help="write the files into this directory and keep them")
     ap.add_argument("--min-coverage", type=float, default=0.6,
-                    help="least share of the functions that must get baseline code (default 0.0)")
+                    help="least share of the functions that must get baseline code (default 0.6)")
     a = ap.parse_args()
     if hasattr(sys, "set_int_max_str_digits"):
         sys.set_int_max_str_digits(0)       # Nats of up to NAT_BITS bits are printed
@@ -1219,13 +1216,7 @@ def main():
     version = subprocess.run([a.thorin, "--version"], stdout=subprocess.PIPE).stdout.decode()
     a.hot_steps = HOT_STEPS // (SANITIZED_SLOWDOWN if "sanitizers" in version else 1)
 
-    # The model recurses as deep as the programs: a thread with a large stack.
-    sys.setrecursionlimit(1_000_000)
-    threading.stack_size(512 << 20)
-    cases = []
-    t = threading.Thread(target=lambda: cases.extend(generate(a, random.Random(a.seed))))
-    t.start()
-    t.join()
+    cases = base.generated(a, generate)
     errors = [f"{c.error[0]} at depth {c.error[1]}" for c in cases if c.error]
     print(f"seed {a.seed}: {len({fn.name for c in cases for fn in c.fns})} functions in {len(cases)} files "
           f"({a.hot} hot, {len(errors)} ending in an error: {'; '.join(errors)}), "
@@ -1234,14 +1225,7 @@ def main():
     workdir = a.keep or tempfile.mkdtemp(prefix="thorin_baseline_words_")
     os.makedirs(workdir, exist_ok=True)
     try:
-        with concurrent.futures.ThreadPoolExecutor(a.jobs) as pool:
-            runner = Runner(os.path.abspath(a.thorin), workdir, pool)
-            started = {c.name: runner.submit(c, c.entries(), c.modes) for c in cases}
-            results = {name: {m: f.result() for m, f in futs.items()} for name, (_t, futs) in started.items()}
-            t_run = time.monotonic() - t0
-            times = {m: sum(r[m][4] for r in results.values() if m in r) for m in MODES}
-            print("seconds per mode: " + ", ".join(f"{m} {t:.1f}" for m, t in times.items()))
-            ok = all([check(runner, c, started[c.name][0], results[c.name]) for c in cases])
+        ok, results, t_run = base.run_all(a, cases, workdir, t0)
         covered, named, fns = coverage(cases, results)
         share = len(covered) / len(fns)
         print(f"baseline code for {len(covered)} of {len(fns)} functions ({100 * share:.1f} %; "
