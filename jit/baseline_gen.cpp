@@ -1378,9 +1378,9 @@ private:
         release(x);
         return r;
       }
-      // F64: a new box (a call)
+      // F64: a new box (a call; a variable's home lives on, saved around it)
       Opnd x = v;
-      Saves saved = liveSaves({x});
+      Saves saved = liveSaves(x.temp ? std::vector<Opnd>{x} : std::vector<Opnd>{});
       save(saved);
       moveF(xmmOpnd(x86::xmm0, false), x);
       release(x);
