@@ -152,8 +152,12 @@ struct ModuleGen {
   // through the runtime?
   bool direct(TopId g) {
     if (existing(g) || mine.count(g)) return true;
-    return !refused.count(g) && eligible(g);
+    if (refused.count(g)) return false;
+    auto it = checked.find(g); // (asked at each call site and conditional)
+    if (it == checked.end()) it = checked.emplace(g, eligible(g)).first;
+    return it->second;
   }
+  std::unordered_map<TopId, bool> checked; // eligible(g), for direct
   const FnSig& sig(TopId g) {
     auto it = sigs.find(g);
     if (it != sigs.end()) return it->second;
@@ -2331,7 +2335,7 @@ bool generateBaseline(Runtime& rt, CodeHolder& code, TopId root, const ExistingS
   std::unordered_set<TopId> refused;
   for (;;) {
     out = BaselineModuleCode{};
-    ModuleGen m{rt, existing, out, refused, {}, {}, {}};
+    ModuleGen m{rt, existing, out, refused, {}, {}, {}, {}};
     std::vector<std::pair<FrameNeeds, uint32_t>> frames;
     TopId at = root;
     try {

@@ -32,7 +32,7 @@ struct JitOptions {
   // At the end of each run, wait for the background compilations (the
   // REPL); otherwise they carry over to later runs.
   bool finishRuns = false;
-  // Tier 1a: hot functions on I64 get baseline code at once while LLVM
+  // Tier 1a: hot first-order functions get baseline code at once while LLVM
   // compiles (lazy mode, in the background). `--jit=baseline`: no LLVM.
   bool baseline = true;
   bool llvm = true;

@@ -48,7 +48,7 @@ options:
   --time          print parse and elaboration time per file ([elabtime] per entry)
   --no-prelude    do not load the prelude
   --jit=MODE      off | lazy (compile hot functions, the default) | eager
-                  | baseline (hot functions on I64 get baseline code only)
+                  | baseline (hot first-order functions get baseline code only)
   --no-baseline   lazy mode without baseline code (LLVM's code only)
   --jit-threshold N   calls before a function is compiled (default 100)
   --jit-stats     print each compilation (name, time) to stderr
