@@ -498,6 +498,18 @@ big : I64 → I64 = λ n. if n == 0 then 4611686018427387904 else big (n - 1) + 
                                         "main : I64 = spin 0\n")
         rc, err = interrupt(path, "--jit=baseline")
         expect(rc == 2 and "error: interrupted" in err, "Ctrl-C stops a loop in baseline code", err)
+        # The same in the version of a loop that knows its parameters (a Nat
+        # counter, an F64 row read by `get`), in baseline code only and with
+        # LLVM's taking over at a safepoint.
+        path = source(d, "fspin.thorin",
+                      "r : Array 4 F64 = build 4 (λ i. natToF64 (idxToNat i))\n"
+                      "fspin : Array 4 F64 → Nat → F64 → F64 = λ a k acc. "
+                      "if k + 1 == 0 then acc else fspin a (k + 1) (acc + get a (idx (k % 4)))\n"
+                      "main : F64 = fspin r 0 0.0\n")
+        for flags in (["--jit=baseline"], ["--jit=lazy"]):
+            rc, err = interrupt(path, *flags)
+            expect(rc == 2 and "error: interrupted" in err,
+                   f"Ctrl-C stops a Nat/F64 loop in baseline code ({flags[0]})", err)
 
     # A copy whose first test is decided where it is entered starts in the
     # branch taken (h's copies at `h k …` where k == 1 or k != 1 is known,
