@@ -818,6 +818,23 @@ def run_all(a, cases, workdir, t0):
     return ok, results, t_run
 
 
+def run_and_report(a, cases, t0, prefix, covers):
+    """run_all in a scratch directory (a.keep: that one, kept), then
+    covers(results) — the coverage check, which prints its report — and the
+    verdict line; the exit status."""
+    workdir = a.keep or tempfile.mkdtemp(prefix=prefix)
+    os.makedirs(workdir, exist_ok=True)
+    try:
+        ok, results, t_run = run_all(a, cases, workdir, t0)
+        ok = covers(results) and ok
+    finally:
+        if not a.keep:
+            shutil.rmtree(workdir, ignore_errors=True)
+    print(f"{'ok' if ok else 'FAIL'}: {len(cases)} files; all runs done at {t_run:.1f} s, "
+          f"{time.monotonic() - t0:.1f} s in all")
+    return 0 if ok else 1
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("thorin")
@@ -840,24 +857,18 @@ def main():
           f"({a.hot} hot, {len(depths)} ending in a division error at call depth {', '.join(depths)}, "
           f"{a.stacks} in stack exhaustion), generated in {time.monotonic() - t0:.1f} s")
 
-    workdir = a.keep or tempfile.mkdtemp(prefix="thorin_baseline_diff_")
-    os.makedirs(workdir, exist_ok=True)
-    try:
-        ok, results, t_run = run_all(a, cases, workdir, t0)
+    def covers(results):
         covered, fns = coverage(cases, results)
         share = len(covered) / len(fns)
         print(f"baseline code for {len(covered)} of {len(fns)} functions ({100 * share:.1f} %)")
-        if share < 0.8:
-            ok = False
-            missing = sorted(set(fns) - covered)
-            print(f"FAIL: under 80 % of the functions got baseline code; not: {' '.join(missing[:20])}")
-            print(fn_text(fns[missing[0]]))
-    finally:
-        if not a.keep:
-            shutil.rmtree(workdir, ignore_errors=True)
-    print(f"{'ok' if ok else 'FAIL'}: {len(cases)} files; all runs done at {t_run:.1f} s, "
-          f"{time.monotonic() - t0:.1f} s in all")
-    return 0 if ok else 1
+        if share >= 0.8:
+            return True
+        missing = sorted(set(fns) - covered)
+        print(f"FAIL: under 80 % of the functions got baseline code; not: {' '.join(missing[:20])}")
+        print(fn_text(fns[missing[0]]))
+        return False
+
+    return run_and_report(a, cases, t0, "thorin_baseline_diff_", covers)
 
 
 if __name__ == "__main__":

@@ -85,10 +85,8 @@ import argparse
 import math
 import os
 import re
-import shutil
 import subprocess
 import sys
-import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -1222,10 +1220,7 @@ def main():
           f"({a.hot} hot, {len(errors)} ending in an error: {'; '.join(errors)}), "
           f"generated in {time.monotonic() - t0:.1f} s")
 
-    workdir = a.keep or tempfile.mkdtemp(prefix="thorin_baseline_words_")
-    os.makedirs(workdir, exist_ok=True)
-    try:
-        ok, results, t_run = base.run_all(a, cases, workdir, t0)
+    def covers(results):
         covered, named, fns = coverage(cases, results)
         share = len(covered) / len(fns)
         print(f"baseline code for {len(covered)} of {len(fns)} functions ({100 * share:.1f} %; "
@@ -1236,19 +1231,16 @@ def main():
                 tags.setdefault(tag, [0, 0])[1] += 1
                 tags[tag][0] += fn.name in covered
         print("  by feature: " + ", ".join(f"{t} {c}/{n}" for t, (c, n) in sorted(tags.items())))
-        if share < a.min_coverage:
-            ok = False
-            missing = sorted(n for n in set(fns) - covered if fns[n].kind != "fixed")
-            print(f"FAIL: under {100 * a.min_coverage:.1f} % of the functions got baseline code; "
-                  f"not: {' '.join(missing[:20])}")
-            if missing:
-                print(fn_text(fns[missing[0]]))
-    finally:
-        if not a.keep:
-            shutil.rmtree(workdir, ignore_errors=True)
-    print(f"{'ok' if ok else 'FAIL'}: {len(cases)} files; all runs done at {t_run:.1f} s, "
-          f"{time.monotonic() - t0:.1f} s in all")
-    return 0 if ok else 1
+        if share >= a.min_coverage:
+            return True
+        missing = sorted(n for n in set(fns) - covered if fns[n].kind != "fixed")
+        print(f"FAIL: under {100 * a.min_coverage:.1f} % of the functions got baseline code; "
+              f"not: {' '.join(missing[:20])}")
+        if missing:
+            print(fn_text(fns[missing[0]]))
+        return False
+
+    return base.run_and_report(a, cases, t0, "thorin_baseline_words_", covers)
 
 
 if __name__ == "__main__":
