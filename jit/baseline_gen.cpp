@@ -776,20 +776,27 @@ private:
   // A call of a function without baseline code, through the runtime (its
   // compiled entry, or the interpreter): arguments and result are words.
   void callRuntime(TopId g, ETm* t) {
-    std::vector<Opnd> words;
-    for (uint32_t i = 0; i < t->n; ++i)
-      words.push_back(fit(as(eval(t->args[i]), MType::None)));
+    callOnWords(t, [&](int32_t base) {
+      a_.mov(x86::rdi, addr(&m_.rt));
+      a_.mov(x86::esi, g);
+      a_.lea(x86::rdx, x86::qword_ptr(x86::rsp, base));
+      a_.mov(x86::rax, addr(&blCallGlobal));
+      a_.call(x86::rax);
+    });
+  }
+
+  // A call of C++ that takes t's arguments as an array of words (in fresh
+  // slots at `base`): `call(base)` sets its other arguments and calls, with
+  // what is live saved around it. The result is in rax.
+  void callOnWords(ETm* t, const std::function<void(int32_t)>& call) {
+    std::vector<Opnd> ws = words(t);
     int32_t base = newSlots(t->n);
     for (uint32_t i = 0; i < t->n; ++i)
-      move(slotOpnd(base + int32_t(8 * i), MType::None), words[i]);
-    releaseAll(words);
+      move(slotOpnd(base + int32_t(8 * i), MType::None), ws[i]);
+    releaseAll(ws);
     Saves saves = liveSaves({});
     save(saves);
-    a_.mov(x86::rdi, addr(&m_.rt));
-    a_.mov(x86::esi, g);
-    a_.lea(x86::rdx, x86::qword_ptr(x86::rsp, base));
-    a_.mov(x86::rax, addr(&blCallGlobal));
-    a_.call(x86::rax);
+    call(base);
     restore(saves);
     for (uint32_t i = 0; i < t->n; ++i)
       freeSlot(base + int32_t(8 * i));
@@ -1453,28 +1460,24 @@ private:
     Label target;
     bool discard = false; // (the fast path's result is the primitive's, when it returns)
   };
-  void primCallCode(uint32_t prim, uint32_t span, const std::vector<Opnd>& words, int32_t base,
-                    const Saves& saves) {
-    for (size_t i = 0; i < words.size(); ++i)
-      move(slotOpnd(base + int32_t(8 * i), MType::None), words[i]);
-    save(saves);
+  // prim(args at [rsp + base], span).
+  void primFnCall(uint32_t prim, uint32_t span, int32_t base) {
     a_.lea(x86::rdi, x86::qword_ptr(x86::rsp, base));
     a_.mov(x86::esi, span);
     a_.mov(x86::rax, addr(primById(prim).fn));
     a_.call(x86::rax);
   }
+  // Out of line: the words into the argument array, what is live saved,
+  // the call.
+  void primCallCode(uint32_t prim, uint32_t span, const std::vector<Opnd>& words, int32_t base,
+                    const Saves& saves) {
+    for (size_t i = 0; i < words.size(); ++i)
+      move(slotOpnd(base + int32_t(8 * i), MType::None), words[i]);
+    save(saves);
+    primFnCall(prim, span, base);
+  }
   Opnd primCall(ETm* t) {
-    std::vector<Opnd> words;
-    for (uint32_t i = 0; i < t->n; ++i)
-      words.push_back(as(eval(t->args[i]), MType::None));
-    int32_t base = newSlots(t->n);
-    for (auto& w : words)
-      release(w);
-    Saves saves = liveSaves({});
-    primCallCode(t->prim, t->span, words, base, saves);
-    restore(saves);
-    for (uint32_t i = 0; i < t->n; ++i)
-      freeSlot(base + int32_t(8 * i));
+    callOnWords(t, [&](int32_t base) { primFnCall(t->prim, t->span, base); });
     Opnd r = temp(MType::None);
     move(r, regOpnd(x86::rax, false, MType::None));
     return as(r, primById(t->prim).result);
