@@ -25,6 +25,7 @@ V blGlobal(Runtime* rt, uint32_t id) { return rt->globalValue(id); }
 V blCallGlobal(Runtime* rt, uint32_t id, const V* args) { return rt->callGlobal(id, args); }
 V blLit(Runtime* rt, ETm* t) { return rt->eval(t, nullptr); }
 V blArr(uint32_t n) { return mkArr(n); }
+bool blElemsShaped(V arr, uint32_t rep, uint32_t len) { return arrElemsShaped(arr, OTag(rep), len); }
 void blPoll() {
   gPollLimit = gStackLimit; // (tripped by Ctrl-C, or a real stack overflow)
   poll();
@@ -90,6 +91,7 @@ struct Opnd {
   int32_t off = 0; // Mem: [rsp + off]
   int64_t imm = 0; // (F64: the bits)
   int64_t below = 0; // a word known to be less than this word (made by `idx`); 0: none
+  uint64_t shape = 0; // an array known to have this arrShapeCode (a row of a checked matrix)
   bool isF() const { return cls == MType::F64; }
   Operand op() const {
     if (kind == Reg) return isF() ? Operand(xmm) : Operand(reg);
@@ -1190,6 +1192,11 @@ private:
     int64_t below = 0;  // an index word below this (`Idx n` read from arrays of n)
     OTag rep = OTag::Arr;
     uint32_t len = 0;
+    // An array (of words) whose elements are arrays read by `get` at a
+    // literal element type and length: their shape, checked once per
+    // array at the entry (arrElemsShaped; remembered in the array).
+    uint64_t rows = 0;
+    bool noRows = false;
   };
   std::vector<ParamFact> pfacts_;
   bool useFacts_ = false;
@@ -1223,6 +1230,19 @@ private:
             if (f.arr && (f.rep != rep || f.len != len)) f.noArr = true;
             f.arr = true, f.rep = rep, f.len = len;
           }
+        // get {A} {n} (get {B} {m} p i) j: p's rows have A's representation and length n
+        if (l && l->op == BaselineOp::ArrGet && t->args[1]->tag == ETag::Lit &&
+            LitKind(t->args[1]->n) == LitKind::Nat && t->args[1]->bits < (uint64_t(1) << 22) &&
+            t->args[2]->tag == ETag::Prim && t->args[2]->n == 4 &&
+            findBaselineLowering(primById(t->args[2]->prim).axiom) == l)
+          if (int p = paramOf(t->args[2]->args[2], depth); p >= 0 && sig_.params[p] == MType::None) {
+            MType m = elemHint(t);
+            OTag rep = m == MType::I64 ? OTag::ArrI64 : m == MType::F64 ? OTag::ArrF64 : OTag::Arr;
+            uint64_t code = arrShapeCode(rep, uint32_t(t->args[1]->bits));
+            ParamFact& f = pfacts_[p];
+            if (f.rows && f.rows != code) f.noRows = true;
+            f.rows = code;
+          }
         if (l && l->op == BaselineOp::ArrGet && t->args[1]->tag == ETag::Lit &&
             LitKind(t->args[1]->n) == LitKind::Nat && t->args[1]->bits < (uint64_t(1) << 30))
           if (int p = paramOf(t->args[3], depth); p >= 0 && sig_.params[p] == MType::None) {
@@ -1254,12 +1274,14 @@ private:
       });
     };
     walk(body_, 0, true);
-    for (ParamFact& f : pfacts_)
+    for (ParamFact& f : pfacts_) {
       if (f.noArr) f.arr = false, f.below = 0;
+      if (f.noRows || !f.arr || f.rep != OTag::Arr) f.rows = 0;
+    }
   }
   bool anyFact() const {
     for (const ParamFact& f : pfacts_)
-      if (f.imm || f.arr || f.below) return true;
+      if (f.imm || f.arr || f.below || f.rows) return true;
     return false;
   }
   // The fact known of operand o (a parameter's home), if any.
@@ -1297,8 +1319,32 @@ private:
         a_.jne(fail);
         a_.cmp(x86::dword_ptr(p.reg, 4), f.len);
         a_.jne(fail);
+        if (f.rows) rowsCheck(p, f.rows, fail);
       }
     }
+  }
+  // Jumps to `fail` unless every element of the array in `p` has the shape
+  // `code`: known (remembered in the array), or checked out of line.
+  void rowsCheck(const Opnd& p, uint64_t code, Label fail) {
+    Label check = a_.newLabel(), done = a_.newLabel();
+    a_.cmp(x86::qword_ptr(p.reg, -8), asmjit::imm(int64_t(code)));
+    a_.jne(check);
+    a_.bind(done);
+    coldStart();
+    Saves saves = liveSaves({}, true);
+    cold_.push_back([this, p, code, check, done, fail, saves] {
+      a_.bind(check);
+      save(saves);
+      a_.mov(x86::rdi, p.reg);
+      a_.mov(x86::esi, uint32_t(code & 0x7f));
+      a_.mov(x86::edx, uint32_t(code >> 8));
+      a_.mov(x86::rax, addr(&blElemsShaped));
+      a_.call(x86::rax);
+      restore(saves, false); // (not rax)
+      a_.test(x86::al, x86::al);
+      a_.jz(fail);
+      a_.jmp(done);
+    });
   }
 
   // ---- classes and conversions ----
@@ -1989,6 +2035,7 @@ private:
     case BaselineOp::ArrGet: { // {A} {n} arr i
       MType m = elemHint(t);
       OTag rep = m == MType::I64 ? OTag::ArrI64 : m == MType::F64 ? OTag::ArrF64 : OTag::Arr;
+      uint64_t shape = ws[2].shape;
       if (ws[2].kind != Opnd::Reg) ws[2] = copyToTemp(ws[2]);
       if (ws[3].kind == Opnd::Mem || (ws[3].kind == Opnd::Imm && !fits32(4 * ws[3].imm + 4)))
         ws[3] = copyToTemp(ws[3]);
@@ -2000,6 +2047,8 @@ private:
       const ParamFact* f = factOf(ws[2]);
       if (lenWord && f && f->arr && f->rep == rep && wordOf(f->len) == lenWord) {
         // (known)
+      } else if (lenWord && shape == arrShapeCode(rep, uint32_t(lenWord >> 1))) {
+        // (a row of an array whose rows were checked at the loop's entry)
       } else {
         a_.cmp(x86::dword_ptr(arr), uint32_t(rep));
         a_.jne(slow);
@@ -2031,6 +2080,7 @@ private:
         a_.movsd(r.xmm, at);
       else
         a_.mov(r.reg, at);
+      if (f && f->rows && m == MType::None) r.shape = f->rows; // (the slow path's result too)
       break;
     }
     default: throw Unsupported{__LINE__};

@@ -217,10 +217,26 @@ V proj(V p, uint32_t which) {
 }
 
 V mkArr(uint32_t n) {
-  auto* a = static_cast<ArrObj*>(alloc(sizeof(ArrObj) + sizeof(V) * n));
+  // (sizeof(ArrObj) counts one element: the extra word is the shape memo.)
+  auto* memo = static_cast<uint64_t*>(alloc(sizeof(ArrObj) + sizeof(V) * n));
+  *memo = 0;
+  auto* a = reinterpret_cast<ArrObj*>(memo + 1);
   a->tag = OTag::Arr;
   a->n = n;
   return ofObj(a);
+}
+
+bool arrElemsShaped(V arr, OTag rep, uint32_t len) {
+  auto* a = static_cast<ArrObj*>(obj(arr));
+  uint64_t code = arrShapeCode(rep, len);
+  if (arrShapeMemo(a) == code) return true;
+  if (a->tag != OTag::Arr) return false;
+  for (uint32_t i = 0; i < a->n; ++i) {
+    V e = a->elems[i];
+    if (isImm(e) || obj(e)->tag != rep || obj(e)->n != len) return false;
+  }
+  arrShapeMemo(a) = code;
+  return true;
 }
 
 V mkArrOf(V ty, uint32_t n) {

@@ -134,7 +134,20 @@ V mkNeuVar(uint32_t lvl);
 /// Projection 1 or 2 of a pair or of a neutral value (not inlined: the cold
 /// path of compiled projections).
 V proj(V p, uint32_t which);
+/// An array of n words. The word before its header (arrShapeMemo) starts 0.
 V mkArr(uint32_t n);
+/// Arrays are immutable: once every element of an array of words is found to
+/// be an array of one representation and length, it stays so. The word
+/// before the header remembers that shape (arrShapeCode; 0: none known), so
+/// that compiled loops over the rows of a matrix check each row's header
+/// once per matrix instead of once per element read.
+inline uint64_t& arrShapeMemo(ArrObj* a) { return reinterpret_cast<uint64_t*>(a)[-1]; }
+constexpr uint64_t arrShapeCode(OTag rep, uint32_t len) {
+  return (uint64_t(len) << 8) | 0x80 | uint32_t(rep);
+}
+/// Whether every element of `arr` (an array of words) is an array of
+/// representation `rep` and length `len`; remembered when it is.
+bool arrElemsShaped(V arr, OTag rep, uint32_t len);
 /// An array of n elements in the representation for the erased element type `ty`.
 V mkArrOf(V ty, uint32_t n);
 /// Element i as a word (boxing raw I64/F64 elements).

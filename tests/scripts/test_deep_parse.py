@@ -15,8 +15,9 @@ def main():
         "parens": ".eval " + "(" * n + "1" + ")" * n + "\n",
         "lambdas": "f : U = " + "(λ y. " * n + "y" + ")" * n + "\n",
         "arrays": ".eval " + "[" * n + "1" + "]" * n + "\n",
-        # (the parser recursed on × outside its depth check: a crash)
-        "sigmas": "x : U = " + " × ".join(["U"] * n) + "\n",
+        # (the parser recursed on × outside its depth check: a crash; a
+        # million, as a level of this chain may take less than 16 MB / 100,000)
+        "sigmas": "x : U = " + " × ".join(["U"] * (10 * n)) + "\n",
     }
     env = dict(os.environ, THORIN_STACK_MB="16")
     with tempfile.TemporaryDirectory() as d:
