@@ -92,6 +92,7 @@ struct Opnd {
   int64_t imm = 0; // (F64: the bits)
   int64_t below = 0; // a word known to be less than this word (made by `idx`); 0: none
   uint64_t shape = 0; // an array known to have this arrShapeCode (a row of a checked matrix)
+  bool immWord = false; // a word known to be an immediate (a sum that cannot overflow)
   bool isF() const { return cls == MType::F64; }
   Operand op() const {
     if (kind == Reg) return isF() ? Operand(xmm) : Operand(reg);
@@ -278,7 +279,7 @@ public:
     fn.start = a_.offset();
     fn.label = a_.newLabel();
     selfLabel_ = fn.label;
-    a_.bind(fn.label);
+    mergeAt(fn.label);
     // The prologue: push the callee-saved registers the homes use, then
     // make room for the slots (rsp 16-aligned at calls).
     std::vector<Gp> pushed;
@@ -619,22 +620,22 @@ private:
       // Two versions of the loop: one that knows the facts, entered when
       // the parameters meet them, and the plain one, where the first goes
       // when a new value at a back edge does not (same homes: a jump).
-      a_.bind(l.go);
+      mergeAt(l.go);
       Label plain = a_.newLabel();
       factChecks(l.params, plain, false);
       l.go = a_.newLabel();
-      a_.bind(l.go);
+      mergeAt(l.go);
       plainGo_ = plain;
       useFacts_ = true;
       falls = tailInto(body_);
       useFacts_ = false;
       l.go = plain;
-      a_.bind(l.go);
+      mergeAt(l.go);
       falls = tailInto(body_) || falls;
       loops_.pop_back();
       env_ = std::move(outer);
       if (!falls) throw Unsupported{__LINE__}; // (a loop without exit)
-      a_.bind(l.exit);
+      mergeAt(l.exit);
       if (accPrim_ != UINT32_MAX) freeHome(l.acc);
       return;
     }
@@ -644,19 +645,19 @@ private:
       // copy of itself at `ack m (n - 1)`, entered where m ≠ 0): the branch
       // taken comes first, and the test is where back edges go.
       Label taken = a_.newLabel();
-      a_.bind(taken);
+      mergeAt(taken);
       falls = tailBranch(body_->a, first == 1, first == 1 ? body_->b : body_->c);
-      a_.bind(l.go);
+      mergeAt(l.go);
       branch(body_->a, first == 1, taken);
       falls = tailBranch(body_->a, first != 1, first == 1 ? body_->c : body_->b) || falls;
     } else {
-      a_.bind(l.go);
+      mergeAt(l.go);
       falls = tailInto(body_);
     }
     loops_.pop_back();
     env_ = std::move(outer);
     if (!falls) throw Unsupported{__LINE__}; // (a loop without exit)
-    a_.bind(l.exit);
+    mergeAt(l.exit);
     if (accPrim_ != UINT32_MAX) freeHome(l.acc);
   }
 
@@ -676,7 +677,7 @@ private:
       Label no = a_.newLabel();
       branch(t->a, false, no);
       bool a = tailBranch(t->a, true, t->b);
-      a_.bind(no);
+      mergeAt(no);
       bool b = tailBranch(t->a, false, t->c);
       return a || b;
     }
@@ -884,6 +885,7 @@ private:
   Opnd bind(ETm* value) {
     Opnd v = eval(value);
     Opnd h = newHome(v.cls);
+    forgetBelow(h);
     move(h, v);
     release(v);
     env_.push_back(h);
@@ -970,9 +972,21 @@ private:
     if (last < call->n)
       for (uint32_t i = 0; i < call->n; ++i)
         if (i != last && !total(call->args[i])) last = UINT32_MAX;
+    // `k + 1` on a Nat counter: computed after the others (it cannot fail),
+    // once they have checked k (`idx k`), so that it needs no overflow check.
+    auto counter = [&](uint32_t i) {
+      ETm* x = call->args[i];
+      if (l.params[i].cls != MType::None || x->tag != ETag::Prim || x->n != 2 ||
+          x->args[0]->tag != ETag::Var || x->args[1]->tag != ETag::Lit)
+        return false;
+      const BaselineLowering* low = findBaselineLowering(primById(x->prim).axiom);
+      return low && low->op == BaselineOp::NatAdd;
+    };
+    std::vector<uint32_t> later;
     for (uint32_t i = 0; i < call->n; ++i) {
       ETm* x = call->args[i];
-      if (i == last) {
+      if (i == last || (counter(i) && last == UINT32_MAX)) {
+        if (i != last) later.push_back(i);
         args.push_back({Arg::Value, {}, true});
         continue;
       }
@@ -1011,9 +1025,25 @@ private:
       if (v.kind == Opnd::Mem) v = copyToTemp(v);
       args.push_back({Arg::Value, v, true});
     }
+    for (uint32_t i : later) {
+      Opnd c = as(eval(call->args[i]->args[1]), MType::None);
+      if (isVar(call->args[i]->args[0], l.params[i]) && c.kind == Opnd::Imm && (c.imm & 1) &&
+          c.imm < (int64_t(1) << 30) && knownBelow(l.params[i], int64_t(1) << 30)) {
+        args[i] = {Arg::InPlace, immOpnd(c.imm - 1), true}; // (k += c: no overflow)
+        args[i].v.immWord = true;
+        continue;
+      }
+      Opnd v = as(eval(call->args[i]), l.params[i].cls);
+      if (v.kind == Opnd::Reg && !v.temp) v = copyToTemp(v);
+      if (v.kind == Opnd::Mem) v = copyToTemp(v);
+      args[i].v = v;
+    }
     std::vector<bool> same(args.size()); // (parameters passed unchanged)
-    for (size_t i = 0; i < args.size(); ++i)
+    std::vector<bool> immNew(args.size()); // (new values known to be immediates)
+    for (size_t i = 0; i < args.size(); ++i) {
       same[i] = args[i].kind == Arg::Same;
+      immNew[i] = args[i].v.immWord;
+    }
     if (last < call->n) {
       MType m = callInto(call->args[last]);
       Opnd v = as(resultLocation(m), l.params[last].cls);
@@ -1034,7 +1064,7 @@ private:
       }
     }
     if (useFacts_ && l.depth == 0) // the new values must meet the facts, else the plain loop
-      factChecks(l.params, plainGo_, true, &same);
+      factChecks(l.params, plainGo_, true, &same, &immNew);
     pollCheck(l, true);
   }
 
@@ -1295,12 +1325,13 @@ private:
   // Jumps to `fail` unless the parameters meet their facts (at a back edge,
   // `same`: those passed unchanged, and arrays, which are, need no check).
   void factChecks(const std::vector<Opnd>& params, Label fail, bool backEdge,
-                  const std::vector<bool>* same = nullptr) {
+                  const std::vector<bool>* same = nullptr,
+                  const std::vector<bool>* immNew = nullptr) {
     for (size_t i = 0; i < params.size(); ++i) {
       const ParamFact& f = pfacts_[i];
       if (same && (*same)[i]) continue;
       Opnd p = params[i];
-      if (f.imm) {
+      if (f.imm && !(immNew && (*immNew)[i])) {
         a_.emit(x86::Inst::kIdTest, p.op(), asmjit::imm(1));
         a_.jz(fail);
       }
@@ -1610,9 +1641,9 @@ private:
       branch(t->a, false, no);
       into(t->b, r);
       a_.jmp(join);
-      a_.bind(no);
+      mergeAt(no);
       into(t->c, r);
-      a_.bind(join);
+      mergeAt(join);
       return r;
     }
     case ETag::Prim: {
@@ -1817,6 +1848,7 @@ private:
   // literal that is no immediate, 0: unknown.
   int knownImm(const Opnd& o) const {
     if (o.kind == Opnd::Imm) return o.imm & 1 ? 1 : -1;
+    if (o.immWord) return 1;
     const ParamFact* f = factOf(o);
     return f && f->imm ? 1 : 0;
   }
@@ -1907,6 +1939,14 @@ private:
     Opnd r;
     switch (l.op) {
     case BaselineOp::NatAdd: // 2a+1 + 2b+1 - 1, an immediate while below 2^63
+      if (ws[1].kind == Opnd::Imm && (ws[1].imm & 1) && ws[1].imm < (int64_t(1) << 30) &&
+          knownBelow(ws[0], int64_t(1) << 30)) {
+        // k + c for k checked below a small bound (`idx k` before): no overflow
+        r = temp(MType::None);
+        a_.lea(r.reg, x86::ptr(ws[0].reg, int32_t(ws[1].imm - 1)));
+        r.immWord = true;
+        return r;
+      }
       immCheck(ws[0], ws[1], slow);
       r = temp(MType::None);
       move(r, ws[0]);
@@ -1995,6 +2035,11 @@ private:
       break;
     }
     case BaselineOp::IdxOf: { // {n} k: k when k < n
+      if (ws[0].kind == Opnd::Imm && knownBelow(ws[1], ws[0].imm)) { // (checked before)
+        r = ws[1];
+        r.below = ws[0].imm;
+        return r;
+      }
       immCheck(ws[0], ws[1], slow);
       int known;
       x86::CondCode c = cmpWords(ws[1], ws[0], x86::CondCode::kB, known);
@@ -2008,6 +2053,7 @@ private:
         r = ws[1];
         r.below = ws[0].imm;
         a_.bind(done);
+        checkedBelow(ws[1], ws[0].imm); // (past `done`: the primitive failed, else)
         PrimSlow ps{slow, done, false, false, Label()};
         ps.discard = true;
         coldPrim(t, ws, Opnd{}, ps);
@@ -2062,7 +2108,8 @@ private:
           if (uint64_t(ws[3].imm) >= uint64_t(lenWord)) a_.jmp(slow);
         } else if (const ParamFact* fi = factOf(ws[3]); fi && fi->below && fi->below <= lenWord) {
           // (a parameter checked at the loop's entry)
-        } else if (!(ws[3].below && uint64_t(ws[3].below) <= uint64_t(lenWord))) {
+        } else if (!(ws[3].below && uint64_t(ws[3].below) <= uint64_t(lenWord)) &&
+                   !knownBelow(ws[3], lenWord)) {
           a_.emit(x86::Inst::kIdCmp, ws[3].op(), asmjit::imm(lenWord));
           a_.jae(slow);
         }
@@ -2293,6 +2340,29 @@ private:
   std::vector<Loop*> loops_;
   std::vector<Opnd> env_;
   std::vector<Fact> facts_; // what the branches around the code being emitted know
+  // Variables' homes (register ids) that straight-line code has checked to
+  // be immediates below a word (`idx {n} k`, an index compared with a
+  // length): a second `idx k` on the path checks nothing. Forgotten where
+  // control flow merges (mergeAt) and when the home is bound anew; paths
+  // out of line that come back write no home.
+  std::vector<std::pair<uint32_t, int64_t>> belowKnown_;
+  void mergeAt(Label l) {
+    a_.bind(l);
+    belowKnown_.clear();
+  }
+  bool knownBelow(const Opnd& o, int64_t word) const {
+    if (o.kind != Opnd::Reg || o.temp || o.isF()) return false;
+    for (auto& [r, w] : belowKnown_)
+      if (r == o.reg.id() && uint64_t(w) <= uint64_t(word)) return true;
+    return false;
+  }
+  void checkedBelow(const Opnd& o, int64_t word) {
+    if (o.kind == Opnd::Reg && !o.temp && !o.isF()) belowKnown_.push_back({o.reg.id(), word});
+  }
+  void forgetBelow(const Opnd& o) {
+    if (o.kind != Opnd::Reg || o.isF()) return;
+    std::erase_if(belowKnown_, [&](auto& e) { return e.first == o.reg.id(); });
+  }
   uint32_t busy_ = 0;       // intermediate registers in use (bits of kScratch)
   uint32_t xbusy_ = 0;      // intermediate xmm registers in use (bits from kXScratch0)
   uint32_t savedBusy_ = 0;  // homes in use (bits of kSaved)

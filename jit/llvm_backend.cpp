@@ -61,6 +61,9 @@ int64_t thorin_rt_toI64(V v) { return toI64(v); }
 V thorin_rt_ofI64(int64_t x) { return ofI64(x); }
 double thorin_rt_toF64(V v) { return toF64(v); }
 V thorin_rt_ofF64(double d) { return ofF64(d); }
+uint32_t thorin_rt_elems_shaped(V arr, uint32_t rep, uint32_t len) {
+  return arrElemsShaped(arr, OTag(rep), len);
+}
 void thorin_rt_fail(const char* msg, uint32_t span) { fail(msg, span); }
 [[noreturn]] void thorin_rt_deopt(uint32_t owner, uint32_t reason) {
   throw Deopt{owner, DeoptReason(reason)};
@@ -198,6 +201,7 @@ public:
     add("thorin_rt_prim2", reinterpret_cast<void*>(&thorin_rt_prim2));
     add("thorin_rt_prim3", reinterpret_cast<void*>(&thorin_rt_prim3));
     add("thorin_rt_prim4", reinterpret_cast<void*>(&thorin_rt_prim4));
+    add("thorin_rt_elems_shaped", reinterpret_cast<void*>(&thorin_rt_elems_shaped));
     add("thorin_poll_limit", reinterpret_cast<void*>(const_cast<char**>(&gPollLimit)));
     if (auto err = jit_->getMainJITDylib().define(orc::absoluteSymbols(std::move(syms))))
       initError_ = toString(std::move(err));
@@ -767,7 +771,7 @@ public:
       if (speculate_ && checksEnd_)
         cx.deoptAtEntry = [this](Value* v, uint64_t key, const WordCx::EntryCheck& cond,
                                  DeoptReason r, const WordCx::EntryFacts& facts) {
-          deoptAtEntry(v, key, cond, r, facts);
+          return deoptAtEntry(v, key, cond, r, facts);
         };
       Value* r = wl(cx, args);
       return {r, cx.result};
@@ -967,11 +971,11 @@ private:
 
   // `cond` on the entry value of parameter `v` (a loop φ), before the loop:
   // false deoptimizes.
-  void deoptAtEntry(Value* v, uint64_t key, const WordCx::EntryCheck& cond, DeoptReason r,
+  bool deoptAtEntry(Value* v, uint64_t key, const WordCx::EntryCheck& cond, DeoptReason r,
                     const WordCx::EntryFacts& facts) {
     auto it = std::find(params_.begin(), params_.end(), v);
-    if (it == params_.end() || !entryChecks_.insert({unsigned(it - params_.begin()), key}).second)
-      return;
+    if (it == params_.end()) return false;
+    if (!entryChecks_.insert({unsigned(it - params_.begin()), key}).second) return true;
     IRBuilder<> b(checksEnd_->getTerminator());
     Value* ok = cond(b, f_->getArg(unsigned(it - params_.begin())));
     BasicBlock* next = checksEnd_->splitBasicBlock(checksEnd_->getTerminator(), "checked");
@@ -987,6 +991,7 @@ private:
       IRBuilder<> fb(next->getTerminator());
       facts(fb, f_->getArg(unsigned(it - params_.begin())));
     }
+    return true;
   }
   WorkerInfo selfInfo_;
   bool tail_ = false;

@@ -55,8 +55,8 @@ struct WordCx {
   using EntryCheck = std::function<llvm::Value*(llvm::IRBuilder<>&, llvm::Value*)>;
   using EntryFacts = std::function<void(llvm::IRBuilder<>&, llvm::Value*)>;
   /// `key` names the check: one with the same key on the same parameter is
-  /// not emitted twice.
-  std::function<void(llvm::Value*, uint64_t key, const EntryCheck&, DeoptReason, const EntryFacts&)>
+  /// not emitted twice. True if the check is there (made now or before).
+  std::function<bool(llvm::Value*, uint64_t key, const EntryCheck&, DeoptReason, const EntryFacts&)>
       deoptAtEntry = {};
 };
 using WordLowering = llvm::Value* (*)(WordCx& cx, const std::vector<llvm::Value*>& args);

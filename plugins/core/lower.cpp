@@ -3,6 +3,7 @@
 // for zero (a located run-time error) and wraps INT64_MIN / -1.
 #include <llvm/IR/Intrinsics.h>
 #include <llvm/IR/MDBuilder.h>
+#include <llvm/IR/Module.h>
 
 #include "core_plugin.hpp"
 #include "lower.hpp"
@@ -215,6 +216,43 @@ Value* arrLen(IRBuilder<>& b, Value* p) {
   return b.CreateZExt(invariantLoad(b, b.getInt32Ty(), b.CreateConstGEP1_64(b.getInt32Ty(), p, 1)),
                       b.getInt64Ty());
 }
+// The array whose element `w` was read by a speculating `get` on words
+// (the fast path's invariant load at an offset from it), if any.
+Value* readFrom(Value* w) {
+  auto* l = dyn_cast<LoadInst>(w);
+  if (!l || !l->getType()->isIntegerTy(64) || !l->getMetadata(LLVMContext::MD_invariant_load))
+    return nullptr;
+  auto* g = dyn_cast<GetElementPtrInst>(l->getPointerOperand());
+  if (!g || !g->getSourceElementType()->isIntegerTy(8)) return nullptr;
+  auto* p = dyn_cast<IntToPtrInst>(g->getPointerOperand());
+  return p ? p->getOperand(0) : nullptr;
+}
+// A row of an array parameter (`get (get m i) j`): instead of each row's
+// header (a cache line apart from the element read), m's memory of its rows'
+// shape (rt::arrShapeMemo, on m's own line), which the worker's entry has
+// set by checking every row of m's entry value (rt::arrElemsShaped). The
+// condition to test at the read, or nullptr (m is no parameter). (Another
+// matrix at a back edge was not checked: unless it was before, it deoptimizes.)
+Value* rowsChecked(WordCx& c, Value* row, rt::OTag rep, uint32_t len) {
+  Value* m = readFrom(row);
+  if (!m || !c.deoptAtEntry) return nullptr;
+  auto rowsOk = [rep, len](IRBuilder<>& hb, Value* arr) {
+    Module* mod = hb.GetInsertBlock()->getModule();
+    FunctionCallee f = mod->getOrInsertFunction(
+        "thorin_rt_elems_shaped",
+        FunctionType::get(hb.getInt32Ty(), {hb.getInt64Ty(), hb.getInt32Ty(), hb.getInt32Ty()}, false));
+    Value* r = hb.CreateCall(f, {arr, hb.getInt32(uint32_t(rep)), hb.getInt32(len)});
+    return hb.CreateICmpNE(r, hb.getInt32(0));
+  };
+  uint64_t key = uint64_t(1) << 62 | rt::arrShapeCode(rep, len);
+  if (!c.deoptAtEntry(m, key, rowsOk, rt::DeoptReason::ArrayRep, nullptr)) return nullptr;
+  IRBuilder<>& b = c.b;
+  Value* at = b.CreateConstGEP1_64(b.getInt8Ty(), b.CreateIntToPtr(m, b.getPtrTy()), -8);
+  LoadInst* memo = b.CreateLoad(b.getInt64Ty(), at); // (not invariant: the entry writes it)
+  memo->setAlignment(Align(8));
+  return b.CreateICmpEQ(memo, b.getInt64(int64_t(rt::arrShapeCode(rep, len))));
+}
+
 // {A} {n} arr i. The fast path reads the representation A's machine type
 // implies (raw int64 or double for I64 and F64, a word otherwise); any other
 // representation, and an index out of range, take the primitive.
@@ -281,7 +319,9 @@ Value* arrGet(WordCx& c, const Args& a) {
         uint64_t key = uint64_t(rep) << 32 | (known ? n->getZExtValue() : 0);
         c.deoptAtEntry(a[2], key, headerOk, rt::DeoptReason::ArrayRep, readable);
       }
-      rt::expectOr(b, headerOk(b, a[2]), [&] { c.deopt(rt::DeoptReason::ArrayRep); });
+      Value* rowsOk = known ? rowsChecked(c, a[2], rep, uint32_t(n->getZExtValue() >> 1)) : nullptr;
+      rt::expectOr(b, rowsOk ? rowsOk : headerOk(b, a[2]),
+                   [&] { c.deopt(rt::DeoptReason::ArrayRep); });
       rt::expectOr(b, inRange, [&] { c.slow(a); });
       return load();
     }
