@@ -194,6 +194,11 @@ void poll();
 // Application -------------------------------------------------------------
 V apply(V f, uint32_t n, const V* args);
 V apply1(V f, V a);
+/// out[i] ← f i for i in [from, n) as raw F64 (`f64`) or I64 bits, by calling
+/// the worker of f's compiled lifted λ directly: no closure call and no box
+/// per element (a build into a raw array). False if f is no such closure
+/// (nothing is called then).
+bool buildRaw(V f, uint32_t from, uint32_t n, bool f64, uint64_t* out);
 
 // Printing, by type (the type's axiom name, "" for anything else) ----------
 std::string showNat(V v);

@@ -114,7 +114,7 @@ MachineSig Runtime::machineSig(TopId id) {
   MachineSig sig;
   if (isSpec(id)) {
     const SpecInfo& s = spec(id);
-    if (s.lifted) return sig; // (its free variables' types are not known: words)
+    if (s.lifted) return liftedSig(id);
     MachineSig o = machineSig(s.origin);
     if (!o.known || o.params.size() != s.isStatic.size()) return sig;
     for (size_t i = 0; i < o.params.size(); ++i)
@@ -131,6 +131,48 @@ MachineSig Runtime::machineSig(TopId id) {
     ty = forceAll(w, apply(w, ty, vUnused()));
   }
   sig.result = machineType(w, ty);
+  sig.known = true;
+  return sig;
+}
+
+// The class of t's value when it is evident: a saturated call of a function
+// with an I64 or F64 result, a primitive's, a literal's, or that of both
+// branches. None otherwise (a word).
+static MType evidentClass(Runtime& rt, ETm* t) {
+  switch (t->tag) {
+  case ETag::Lit:
+    return LitKind(t->n) == LitKind::F64   ? MType::F64
+           : LitKind(t->n) == LitKind::I64 ? MType::I64
+                                           : MType::None;
+  case ETag::Prim: return primById(t->prim).result;
+  case ETag::Let: return evidentClass(rt, t->b);
+  case ETag::If: {
+    MType m = evidentClass(rt, t->b);
+    return m == evidentClass(rt, t->c) ? m : MType::None;
+  }
+  case ETag::App:
+    if (t->a->tag == ETag::Global && !isSpec(t->a->n) && rt.erased(t->a->n).arity == t->n) {
+      MachineSig s = rt.machineSig(t->a->n);
+      return s.known ? s.result : MType::None;
+    }
+    return MType::None;
+  default: return MType::None;
+  }
+}
+
+// A lifted λ takes words (its free variables' types are not known); its
+// result is an I64 or F64 when its body's evidently is (a build's element
+// `λ j. dot …`): its worker then returns the machine number, which a build
+// into a raw array stores without a box (buildRaw). Otherwise unknown:
+// words in and out.
+MachineSig Runtime::liftedSig(TopId id) {
+  MachineSig sig;
+  Global& g = global(id);
+  if (!g.body || g.body->tag != ETag::Lam) return sig;
+  MType m = evidentClass(*this, g.body->a);
+  if (m != MType::I64 && m != MType::F64) return sig;
+  sig.params.assign(g.body->n, MType::None);
+  sig.result = m;
   sig.known = true;
   return sig;
 }

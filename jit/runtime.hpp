@@ -182,6 +182,7 @@ public:
   /// Machine types along `id`'s type (a specialization: its origin's, without
   /// the static parameters).
   MachineSig machineSig(TopId id);
+  MachineSig liftedSig(TopId id);
   /// Registers a specialization; its body is a closed λ (or a constant).
   TopId addSpec(SpecInfo info, ETm* body);
   SpecInfo& spec(TopId id) { return specInfo_[id - kSpecBase]; }

@@ -150,8 +150,17 @@ uint32_t arrayLength(V n, uint32_t span) {
 V arrBuild(const V* a, uint32_t span) { // {A} n f
   uint32_t n = arrayLength(a[1], span);
   V r = mkArrOf(a[0], n);
-  for (uint32_t i = 0; i < n; ++i)
-    arrStore(static_cast<ArrObj*>(obj(r)), i, apply1(a[2], imm(i)));
+  auto* o = static_cast<ArrObj*>(obj(r));
+  uint32_t i = 0;
+  if (n > 1 && (o->tag == OTag::ArrF64 || o->tag == OTag::ArrI64)) {
+    // (The first call makes a hot λ's closure call its compiled copy.)
+    arrStore(o, 0, apply1(a[2], imm(0)));
+    if (buildRaw(a[2], 1, n, o->tag == OTag::ArrF64, o->elems))
+      return r;
+    i = 1;
+  }
+  for (; i < n; ++i)
+    arrStore(o, i, apply1(a[2], imm(i)));
   return r;
 }
 ArrObj* checkIndex(V arr, V i, uint32_t span) {
