@@ -114,7 +114,6 @@ struct Baseline::Impl {
   std::unordered_map<TopId, void*> own; // each slot's baseline worker
   std::unordered_map<TopId, Code> entries;
   std::unordered_set<Code> entrySet;
-  std::unordered_set<TopId> weak;
   std::vector<std::unique_ptr<Module>> modules;
 
   void drop(Module& m) {
@@ -132,7 +131,6 @@ Baseline::~Baseline() {
 
 bool Baseline::owns(Code c) const { return impl_->entrySet.count(c) != 0; }
 
-bool Baseline::weak(TopId id) const { return impl_->weak.count(id) != 0; }
 
 std::atomic<void*>* Baseline::slot(TopId id) {
   auto it = impl_->slots.find(id);
@@ -175,7 +173,6 @@ Code Baseline::compile(Runtime& rt, TopId id) {
     mc.slots[g]->store(w, std::memory_order_release);
     im.own[g] = w;
     m->ids.push_back(g);
-    if (mc.weak.count(g)) im.weak.insert(g);
   }
   m->root = id;
   m->calls = std::move(mc.calls);
@@ -231,7 +228,6 @@ void Baseline::remove(Runtime& rt, const std::vector<TopId>& ids) {
     for (TopId g : m.ids) {
       im.slots.erase(g);
       im.own.erase(g);
-      im.weak.erase(g);
     }
     im.drop(m);
   }
@@ -256,7 +252,6 @@ void Baseline::clear(Runtime& rt) {
   im.entrySet.clear();
   im.slots.clear();
   im.own.clear();
-  im.weak.clear();
 }
 
 } // namespace thorin::rt

@@ -39,8 +39,6 @@ public:
   void clear(Runtime& rt);
   /// Is `c` the entry of baseline code?
   bool owns(Code c) const;
-  /// Does `id`'s baseline code go beyond I64 (BaselineModuleCode::weak)?
-  bool weak(TopId id) const;
 
   struct Impl; // (jit/baseline.cpp)
 

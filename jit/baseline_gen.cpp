@@ -265,13 +265,6 @@ public:
   }
 
   uint32_t unroll() const { return unroll_; }
-  // Its code goes beyond I64 (see BaselineModuleCode::weak).
-  bool weak() const {
-    if (sig_.result != MType::I64) return true;
-    for (MType m : sig_.params)
-      if (m != MType::I64) return true;
-    return weak_;
-  }
 
   FrameNeeds needs() const { return FrameNeeds{savedHigh_, slotsHigh_, coldHigh_}; }
 
@@ -1610,12 +1603,10 @@ private:
     case ETag::Erased: return immOpnd(int64_t(erasedType(t->n)), MType::None);
     case ETag::Known: return immOpnd(int64_t(erased()), MType::None); // (filters are never run)
     case ETag::Global: // (a top-level value: computed once, by the runtime)
-      weak_ = true;
       return callC(reinterpret_cast<void*>(&blGlobal),
                    {immOpnd(int64_t(reinterpret_cast<intptr_t>(&m_.rt)), MType::None),
                     immOpnd(t->n, MType::None)});
     case ETag::Arr: { // (a literal: words)
-      weak_ = true;
       Opnd arr = callC(reinterpret_cast<void*>(&blArr), {immOpnd(t->n, MType::None)});
       for (uint32_t i = 0; i < t->n; ++i) {
         Opnd v = as(eval(t->args[i]), MType::None);
@@ -1648,7 +1639,6 @@ private:
     }
     case ETag::Prim: {
       const BaselineLowering* l = findBaselineLowering(primById(t->prim).axiom);
-      if (!l || !intOp(l->op)) weak_ = true;
       if (!l) return primCall(t);
       if (intOp(l->op)) return intPrim(t, want);
       if (floatOp(l->op)) return floatPrim(t, *l);
@@ -2372,7 +2362,6 @@ private:
   uint32_t slotsHigh_ = 0;
   uint32_t coldNext_ = 0, coldHigh_ = 0;
   std::vector<std::function<void()>> cold_;
-  bool weak_ = false; // an operation beyond I64 was emitted
 };
 
 // The boxed entry: unboxes the arguments, calls the worker through its
@@ -2496,7 +2485,6 @@ bool generateBaseline(Runtime& rt, CodeHolder& code, TopId root, const ExistingS
         FnGen gen(m, a, id, &frames[i].first, frames[i].second);
         BaselineFn fn;
         gen.emit(fn);
-        if (gen.weak()) out.weak.insert(id);
         out.workers.push_back({id, std::move(fn)});
       }
       entry(m, a, root, out.entry);

@@ -45,10 +45,6 @@ struct BaselineModuleCode {
   /// Slots of this module's workers (stored when the code is in place).
   std::unordered_map<TopId, std::unique_ptr<std::atomic<void*>>> slots;
   std::unordered_set<TopId> calls; // workers of other modules it calls
-  /// Workers that go beyond I64 (F64, words, primitives called): LLVM's code
-  /// for them is worth asking for sooner (about twice as fast; for I64
-  /// about as fast).
-  std::unordered_set<TopId> weak;
 };
 
 /// Appends v in DWARF's unsigned LEB128 (call frame instructions, FDEs).

@@ -20,18 +20,16 @@ namespace thorin::rt {
 namespace {
 // Baseline code runs this long before LLVM is asked for its code. LLVM's
 // loading and first compilation take ~15 ms of the other core and 2–4 ms of
-// this one (page faults, tearing it down at exit), and its code runs about
-// twice as fast. Expecting a program to run about as long again as it has
-// run, LLVM pays when 0.5 × (T − 15 ms) > ~3 ms: from T ≈ 20 ms. That is
-// for code on I64, which the baseline tier compiles about as well as LLVM
-// does. Its code on F64 and words (Nat counters, arrays) checks more and
-// keeps fewer loads in flight: LLVM's runs 2–2.5× as fast (matmul's dot),
-// so LLVM is asked sooner for it. Measured (median of 15, alternating):
-// matmul 256 36.0 ms with 5 ms, 39.8 ms with 20 (LLVM then loads during
-// the busiest part and arrives too late to pay); twelve matmuls 284 / 283
-// ms, and 363 ms without LLVM.
+// this one (page faults, TLB shootdowns, tearing it down at exit), and its
+// code runs at best about twice as fast. Expecting a program to run about
+// as long again as it has run, LLVM pays when 0.5 × (T − 15 ms) > ~3 ms:
+// from T ≈ 20 ms. Code on F64 and words was asked for after 5 ms while its
+// baseline code checked every row's header and Nat sum; since it does not
+// (facts at loop entry, shape memos, `idx` checked once), 20 ms for all is
+// better — fastest of 8 alternating runs, 5 ms against 20: matmul 256 18.8
+// / 17.4 ms, brainfuck 1.37 / 1.08 s, an F64 loop of 3·10⁷ steps 254 / 194
+// ms, a Nat loop 62 / 64 ms, twelve matmuls 195 / 179 ms.
 constexpr auto kTierUpDelay = std::chrono::milliseconds(20);
-constexpr auto kWeakTierUpDelay = std::chrono::milliseconds(5);
 Runtime* gTierUpRt = nullptr;
 void tierUpAtSafepoint() {
   if (gTierUpRt) gTierUpRt->tierUp();
@@ -144,7 +142,10 @@ static MType evidentClass(Runtime& rt, ETm* t) {
     return LitKind(t->n) == LitKind::F64   ? MType::F64
            : LitKind(t->n) == LitKind::I64 ? MType::I64
                                            : MType::None;
-  case ETag::Prim: return primById(t->prim).result;
+  case ETag::Prim: {
+    const Prim& p = primById(t->prim);
+    return p.result != MType::None ? p.result : p.value;
+  }
   case ETag::Let: return evidentClass(rt, t->b);
   case ETag::If: {
     MType m = evidentClass(rt, t->b);
@@ -279,8 +280,7 @@ void Runtime::requestCompile(TopId id) {
     return;
   }
   g.tierUp = false;
-  auto delay = baseline && baseline->weak(id) ? kWeakTierUpDelay : kTierUpDelay;
-  if (running && std::chrono::steady_clock::now() - baselineSince_ < delay) {
+  if (running && std::chrono::steady_clock::now() - baselineSince_ < kTierUpDelay) {
     g.tierUp = true; // (asked again at a safepoint)
     return;
   }
@@ -324,20 +324,15 @@ bool Runtime::installBaseline(TopId id) {
   if (backend) {
     auto now = std::chrono::steady_clock::now();
     if (baselineSince_ == std::chrono::steady_clock::time_point{}) baselineSince_ = now;
-    // A safepoint once a delay has passed, if the program still runs (once
-    // past, requestCompile asks LLVM at once).
-    auto wake = [&](std::chrono::milliseconds delay, bool& scheduled) {
-      if (scheduled) return;
-      scheduled = true;
-      auto at = baselineSince_ + delay;
-      if (at > now)
-        std::thread([at] {
-          std::this_thread::sleep_until(at);
-          requestSafepoint();
-        }).detach();
-    };
-    wake(kTierUpDelay, tierUpWake_);
-    if (baseline->weak(id)) wake(kWeakTierUpDelay, weakTierUpWake_);
+    // A safepoint once the delay has passed, if the program still runs
+    // (once past, requestCompile asks LLVM at once).
+    auto at = baselineSince_ + kTierUpDelay;
+    if (!tierUpWake_ && at > now)
+      std::thread([at] {
+        std::this_thread::sleep_until(at);
+        requestSafepoint();
+      }).detach();
+    tierUpWake_ = true;
   }
   Global& h = global(id);
   h.compiled = c;

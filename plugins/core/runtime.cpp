@@ -275,11 +275,16 @@ void registerCoreRuntime() {
   prim("%core.bool.ne", 2, wordCmp<Cmp::Ne>, {M::Bool, M::Bool}, M::Bool);
   prim("%core.str.eq", 2, strCmp<Cmp::Eq>);
   prim("%core.str.ne", 2, strCmp<Cmp::Ne>);
+  // Conversions from words to machine numbers: their values' classes.
+  auto valueIs = [](const char* name, M m) { const_cast<Prim*>(findPrim(name))->value = m; };
   prim("%core.conv.natToI64", 1, natToI64);
   prim("%core.conv.i64ToNat", 1, i64ToNat);
   prim("%core.conv.i64ToF64", 1, i64ToF64, {M::I64}, M::F64);
   prim("%core.conv.f64ToI64", 1, f64ToI64);
   prim("%core.conv.natToF64", 1, natToF64);
+  valueIs("%core.conv.natToI64", M::I64);
+  valueIs("%core.conv.f64ToI64", M::I64);
+  valueIs("%core.conv.natToF64", M::F64);
   prim("%core.arr.build", 3, arrBuild);
   prim("%core.arr.get", 4, arrGet);
   prim("%core.arr.set", 5, arrSet);
