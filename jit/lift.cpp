@@ -132,8 +132,9 @@ bool buildRaw(V f, uint32_t from, uint32_t n, bool f64, uint64_t* out) {
   MType m = f64 ? MType::F64 : MType::I64;
   if (isImm(f) || obj(f)->tag != OTag::Closure) return false;
   auto* self = static_cast<Closure*>(obj(f));
-  Runtime& rt = *liftRuntime();
-  if (self->code != liftedEntry || !rt.baseline) return false;
+  Runtime* run = liftRuntime();
+  if (self->code != liftedEntry || !run || !run->baseline) return false;
+  Runtime& rt = *run;
   auto* lam = reinterpret_cast<ETm*>(self->free[0]);
   const Lifted* l = rt.liftedOf(lam);
   // (liftedCode: the code is current, finished compilations are installed)
