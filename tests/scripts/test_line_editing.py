@@ -97,13 +97,15 @@ def main():
             failures.append(f"non-ASCII input garbled: {out!r}")
         # Ctrl-D quits. A key typed while libedit is switching the terminal
         # between cooked and raw mode can be lost (an EOF in cooked mode is not
-        # a character), so a busy machine may need a second Ctrl-D.
+        # a character), so a busy machine may need a second Ctrl-D; and on a
+        # loaded one, keys typed ahead may leave text on the line, where
+        # Ctrl-D deletes a character instead: each Ctrl-D comes after a C-u.
         # (Exiting can take seconds under LeakSanitizer on a loaded machine.)
         status = None
         deadline = time.time() + 60
         while status is None and time.time() < deadline:
             try:
-                os.write(fd, b"\x04")
+                os.write(fd, b"\x15\x04")
             except OSError:
                 pass  # the terminal is gone: the REPL has already quit
             for _ in range(10):
