@@ -2214,7 +2214,7 @@ private:
         Label skip = a_.newLabel();
         branch(t->a, litThen, skip);
         branch(other, when, target);
-        a_.bind(skip);
+        mergeAt(skip); // (reached without `other`: what it checked is not known)
       }
       return;
     }
