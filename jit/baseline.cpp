@@ -131,7 +131,6 @@ Baseline::~Baseline() {
 
 bool Baseline::owns(Code c) const { return impl_->entrySet.count(c) != 0; }
 
-
 std::atomic<void*>* Baseline::slot(TopId id) {
   auto it = impl_->slots.find(id);
   return it == impl_->slots.end() ? nullptr : it->second.get();

@@ -25,7 +25,9 @@ V blGlobal(Runtime* rt, uint32_t id) { return rt->globalValue(id); }
 V blCallGlobal(Runtime* rt, uint32_t id, const V* args) { return rt->callGlobal(id, args); }
 V blLit(Runtime* rt, ETm* t) { return rt->eval(t, nullptr); }
 V blArr(uint32_t n) { return mkArr(n); }
-bool blElemsShaped(V arr, uint32_t rep, uint32_t len) { return arrElemsShaped(arr, OTag(rep), len); }
+bool blElemsShaped(V arr, uint32_t rep, uint32_t len) {
+  return arrElemsShaped(arr, OTag(rep), len);
+}
 void blPoll() {
   gPollLimit = gStackLimit; // (tripped by Ctrl-C, or a real stack overflow)
   poll();
@@ -91,7 +93,7 @@ struct Opnd {
   int32_t off = 0; // Mem: [rsp + off]
   int64_t imm = 0; // (F64: the bits)
   int64_t below = 0; // a word known to be less than this word (made by `idx`); 0: none
-  uint64_t shape = 0; // an array known to have this arrShapeCode (a row of a checked matrix)
+  uint64_t shape = 0;   // an array known to have this arrShapeCode (a row of a checked matrix)
   bool immWord = false; // a word known to be an immediate (a sum that cannot overflow)
   bool isF() const { return cls == MType::F64; }
   Operand op() const {
@@ -1258,7 +1260,8 @@ private:
             LitKind(t->args[1]->n) == LitKind::Nat && t->args[1]->bits < (uint64_t(1) << 22) &&
             t->args[2]->tag == ETag::Prim && t->args[2]->n == 4 &&
             findBaselineLowering(primById(t->args[2]->prim).axiom) == l)
-          if (int p = paramOf(t->args[2]->args[2], depth); p >= 0 && sig_.params[p] == MType::None) {
+          if (int p = paramOf(t->args[2]->args[2], depth);
+              p >= 0 && sig_.params[p] == MType::None) {
             MType m = elemHint(t);
             OTag rep = m == MType::I64 ? OTag::ArrI64 : m == MType::F64 ? OTag::ArrF64 : OTag::Arr;
             uint64_t code = arrShapeCode(rep, uint32_t(t->args[1]->bits));

@@ -22,7 +22,8 @@ struct Prim {
   MType args[4] = {}; // machine signature when all are not None (worker-eligible)
   MType result = MType::None;
   uint32_t id = 0;
-  MType value = MType::None; // its value's machine type when `result` is not given (a conversion from Nat)
+  // Its value's machine type when `result` is not given (a conversion from Nat).
+  MType value = MType::None;
 };
 
 void registerPrim(Prim p);

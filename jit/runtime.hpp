@@ -288,7 +288,7 @@ private:
   /// still wait for LLVM to start (the REPL: `:jit` then shows a settled state).
   void finishTierUps();
   std::chrono::steady_clock::time_point baselineSince_{}; // the first baseline code
-  bool tierUpWake_ = false; // a safepoint scheduled for tier-ups
+  bool tierUpWake_ = false;                               // a safepoint scheduled for tier-ups
   /// Removes compiled code: `ids` and what was compiled against them, and
   /// all baseline code (its slots may point to removed code).
   void removeCode(const std::vector<TopId>& ids);

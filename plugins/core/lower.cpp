@@ -240,7 +240,8 @@ Value* rowsChecked(WordCx& c, Value* row, rt::OTag rep, uint32_t len) {
     Module* mod = hb.GetInsertBlock()->getModule();
     FunctionCallee f = mod->getOrInsertFunction(
         "thorin_rt_elems_shaped",
-        FunctionType::get(hb.getInt32Ty(), {hb.getInt64Ty(), hb.getInt32Ty(), hb.getInt32Ty()}, false));
+        FunctionType::get(hb.getInt32Ty(), {hb.getInt64Ty(), hb.getInt32Ty(), hb.getInt32Ty()},
+                          false));
     Value* r = hb.CreateCall(f, {arr, hb.getInt32(uint32_t(rep)), hb.getInt32(len)});
     return hb.CreateICmpNE(r, hb.getInt32(0));
   };

@@ -155,8 +155,7 @@ V arrBuild(const V* a, uint32_t span) { // {A} n f
   if (n > 1 && (o->tag == OTag::ArrF64 || o->tag == OTag::ArrI64)) {
     // (The first call makes a hot λ's closure call its compiled copy.)
     arrStore(o, 0, apply1(a[2], imm(0)));
-    if (buildRaw(a[2], 1, n, o->tag == OTag::ArrF64, o->elems))
-      return r;
+    if (buildRaw(a[2], 1, n, o->tag == OTag::ArrF64, o->elems)) return r;
     i = 1;
   }
   for (; i < n; ++i)
