@@ -1061,6 +1061,7 @@ private:
     if (useFacts_ && l.depth == 0) // the new values must meet the facts, else the plain loop
       factChecks(l.params, plainGo_, true, &same, &immNew);
     pollCheck(l, true);
+    belowKnown_.clear();
   }
 
   bool isVar(ETm* t, const Opnd& home) {
@@ -2334,10 +2335,10 @@ private:
   std::vector<Opnd> env_;
   std::vector<Fact> facts_; // what the branches around the code being emitted know
   // Variables' homes (register ids) that straight-line code has checked to
-  // be immediates below a word (`idx {n} k`, an index compared with a
-  // length): a second `idx k` on the path checks nothing. Forgotten where
-  // control flow merges (mergeAt) and when the home is bound anew; paths
-  // out of line that come back write no home.
+  // be immediates below a word (`idx {n} k`): a second `idx k` on the path,
+  // or a `get` at that index, checks nothing. Forgotten where control flow
+  // merges (mergeAt), when the home is bound anew, and at back edges (which
+  // rewrite the homes); paths out of line that come back write no home.
   std::vector<std::pair<uint32_t, int64_t>> belowKnown_;
   void mergeAt(Label l) {
     a_.bind(l);
