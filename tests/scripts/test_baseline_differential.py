@@ -835,21 +835,32 @@ def run_and_report(a, cases, t0, prefix, covers):
     return 0 if ok else 1
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+def arguments(doc, seed, count, per_file, hot, errors, hot_steps, more=None):
+    """The options of both differential tests (their defaults differ; `more`
+    adds a test's own), and a.hot_steps: the hot files' model steps for this
+    build (fewer under the sanitizers, which interpret ~5x slower)."""
+    ap = argparse.ArgumentParser(description=doc, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("thorin")
-    ap.add_argument("--seed", type=int, default=20261122)
-    ap.add_argument("--count", type=int, default=200, help="ordinary programs (default 200)")
-    ap.add_argument("--per-file", type=int, default=8, help="programs per ordinary file (default 8)")
-    ap.add_argument("--hot", type=int, default=2, help="hot files (default 2)")
-    ap.add_argument("--errors", type=int, default=4, help="files ending in a division error (default 4)")
-    ap.add_argument("--stacks", type=int, default=2, help="files ending in stack exhaustion (default 2)")
+    ap.add_argument("--seed", type=int, default=seed)
+    ap.add_argument("--count", type=int, default=count, help=f"ordinary programs (default {count})")
+    ap.add_argument("--per-file", type=int, default=per_file, help=f"programs per file (default {per_file})")
+    ap.add_argument("--hot", type=int, default=hot, help=f"hot files (default {hot})")
+    ap.add_argument("--errors", type=int, default=4, help=f"files ending in {errors} (default 4)")
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--keep", help="write the files into this directory and keep them")
+    if more:
+        more(ap)
     a = ap.parse_args()
-    t0 = time.monotonic()
     version = subprocess.run([a.thorin, "--version"], stdout=subprocess.PIPE).stdout.decode()
-    a.hot_steps = HOT_STEPS // (SANITIZED_SLOWDOWN if "sanitizers" in version else 1)
+    a.hot_steps = hot_steps // (SANITIZED_SLOWDOWN if "sanitizers" in version else 1)
+    return a
+
+
+def main():
+    t0 = time.monotonic()
+    a = arguments(__doc__, 20261122, 200, 8, 2, "a division error", HOT_STEPS,
+                  lambda ap: ap.add_argument("--stacks", type=int, default=2,
+                                             help="files ending in stack exhaustion (default 2)"))
 
     cases = generated(a, generate)
     depths = [str(c.error[1]) for c in cases if c.name.startswith("error")]

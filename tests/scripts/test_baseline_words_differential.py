@@ -81,11 +81,9 @@ or an array in the other representation, deoptimizes a function, which drops
 all compiled code, and eager mode compiles all of it again (--jit=eager takes
 about 2/3 of the time). The default, 128 programs, runs in ~20 s on 2 cores.
 """
-import argparse
 import math
 import os
 import re
-import subprocess
 import sys
 import time
 
@@ -107,7 +105,6 @@ DEEP_EVAL = 10_000           # the deepest direct .eval of a `deep` function
 EVAL_BUDGET = 150_000        # model steps (nodes of the bodies entered) per `.eval`
 NAT_BITS = 20_000            # a larger Nat product puts the .eval over budget
 HOT_STEPS = 150_000_000      # model steps, estimated, of a hot file's long `.eval`s
-SANITIZED_SLOWDOWN = 4
 
 NAT, F64, I64, BOOL = "Nat", "F64", "I64", "Bool"
 SCALARS = [NAT, F64, I64]
@@ -1196,23 +1193,13 @@ def coverage(cases, results):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("thorin")
-    ap.add_argument("--seed", type=int, default=20261126)
-    ap.add_argument("--count", type=int, default=128, help="ordinary programs (default 128)")
-    ap.add_argument("--per-file", type=int, default=4, help="programs per file (default 4)")
-    ap.add_argument("--hot", type=int, default=1, help="hot files (default 1)")
-    ap.add_argument("--errors", type=int, default=4, help="files ending in a run-time error (default 4)")
-    ap.add_argument("--jobs", type=int, default=2)
-    ap.add_argument("--keep", help="write the files into this directory and keep them")
-    ap.add_argument("--min-coverage", type=float, default=0.6,
-                    help="least share of the functions that must get baseline code (default 0.6)")
-    a = ap.parse_args()
+    t0 = time.monotonic()
+    a = base.arguments(__doc__, 20261126, 128, 4, 1, "a run-time error", HOT_STEPS,
+                       lambda ap: ap.add_argument("--min-coverage", type=float, default=0.6,
+                                                  help="least share of the functions that must get "
+                                                       "baseline code (default 0.6)"))
     if hasattr(sys, "set_int_max_str_digits"):
         sys.set_int_max_str_digits(0)       # Nats of up to NAT_BITS bits are printed
-    t0 = time.monotonic()
-    version = subprocess.run([a.thorin, "--version"], stdout=subprocess.PIPE).stdout.decode()
-    a.hot_steps = HOT_STEPS // (SANITIZED_SLOWDOWN if "sanitizers" in version else 1)
 
     cases = base.generated(a, generate)
     errors = [f"{c.error[0]} at depth {c.error[1]}" for c in cases if c.error]
