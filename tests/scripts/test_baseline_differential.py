@@ -623,21 +623,28 @@ class Case:
         return [e for g in self.groups for e in g]
 
 
-def generate(a, rng):
-    """The programs and the files (Cases)."""
-    fresh = iter(range(10 ** 6))
+def batches_and_hot(a, rng, gen_program, fresh, **hot):
+    """a.count ordinary programs in files of a.per_file, and a.hot hot files
+    (first: they take longest) of programs that cannot divide by zero
+    (`hot`: more options of gen_program), then a long run of each driver.
+    The ordinary programs and the files."""
     ordinary = [gen_program(rng, next(fresh)) for _ in range(a.count)]
     cases = []
     for k in range(0, len(ordinary), a.per_file):
         chunk = ordinary[k:k + a.per_file]
         cases.append(Case(f"batch_{k // a.per_file:03d}", chunk, [p.entries() for p in chunk], list(MODES)))
-    # Hot files (first: they take longest): programs that cannot divide by
-    # zero, then a long run of each driver.
     for k in range(a.hot):
-        chunk = [gen_program(rng, next(fresh), divisions="safe") for _ in range(a.per_file)]
+        chunk = [gen_program(rng, next(fresh), divisions="safe", **hot) for _ in range(a.per_file)]
         tail = [p.long_eval(rng, a.hot_steps // len(chunk)) for p in chunk]
         groups = [p.entries() for p in chunk] + [tail]
         cases.insert(k, Case(f"hot_{k}", chunk, groups, list(MODES), tail=True))
+    return ordinary, cases
+
+
+def generate(a, rng):
+    """The programs and the files (Cases)."""
+    fresh = iter(range(10 ** 6))
+    ordinary, cases = batches_and_hot(a, rng, gen_program, fresh)
     # Error files: three new programs, then an ordinary program whose error
     # is among the deepest, its failing .eval last.
     errs = sorted(((e[3], rng.random(), p, e) for p in ordinary for e in p.errors),

@@ -1133,15 +1133,7 @@ def error_kind(msg):
 def generate(a, rng):
     """The programs and the files (Cases)."""
     fresh = iter(range(10 ** 6))
-    ordinary = [gen_program(rng, next(fresh)) for _ in range(a.count)]
-    cases = []
-    for k in range(0, len(ordinary), a.per_file):
-        chunk = ordinary[k:k + a.per_file]
-        cases.append(Case(f"batch_{k // a.per_file:03d}", chunk, [p.entries() for p in chunk], list(MODES)))
-    for k in range(a.hot):
-        chunk = [gen_program(rng, next(fresh), divisions="safe", tame=True) for _ in range(a.per_file)]
-        tail = [p.long_eval(rng, a.hot_steps // len(chunk)) for p in chunk]
-        cases.insert(k, Case(f"hot_{k}", chunk, [p.entries() for p in chunk] + [tail], list(MODES), tail=True))
+    ordinary, cases = base.batches_and_hot(a, rng, gen_program, fresh, tame=True)
     # Error files: the deepest failure of each kind in turn.
     by_kind = {}
     for p in ordinary:
