@@ -88,11 +88,11 @@ struct Opnd {
   enum Kind : uint8_t { Reg, Mem, Imm } kind = Imm;
   bool temp = false; // an intermediate register, freed by its user
   MType cls = MType::I64;
-  Gp reg;          // Reg, not F64
-  x86::Xmm xmm;    // Reg, F64
-  int32_t off = 0; // Mem: [rsp + off]
-  int64_t imm = 0; // (F64: the bits)
-  int64_t below = 0; // a word known to be less than this word (made by `idx`); 0: none
+  Gp reg;               // Reg, not F64
+  x86::Xmm xmm;         // Reg, F64
+  int32_t off = 0;      // Mem: [rsp + off]
+  int64_t imm = 0;      // (F64: the bits)
+  int64_t below = 0;    // a word known to be less than this word (made by `idx`); 0: none
   uint64_t shape = 0;   // an array known to have this arrShapeCode (a row of a checked matrix)
   bool immWord = false; // a word known to be an immediate (a sum that cannot overflow)
   bool isF() const { return cls == MType::F64; }
@@ -146,7 +146,7 @@ struct ModuleGen {
   Runtime& rt;
   const ExistingSlot& existing;
   BaselineModuleCode& out;
-  const std::unordered_set<TopId>& refused; // called through the runtime
+  const std::unordered_set<TopId>& refused;            // called through the runtime
   std::unordered_map<TopId, std::atomic<void*>*> mine; // slots of this module's workers
   std::unordered_map<TopId, FnSig> sigs;
   std::vector<TopId> todo;
@@ -216,8 +216,7 @@ bool ModuleGen::sigOf(TopId g, FnSig& s) {
 }
 
 bool ModuleGen::eligible(TopId g) {
-  if ((isSpec(g) && !rt.spec(g).lifted) || rt.global(g).compileFailed ||
-      rt.global(g).tooLarge == 1)
+  if ((isSpec(g) && !rt.spec(g).lifted) || rt.global(g).compileFailed || rt.global(g).tooLarge == 1)
     return false;
   Global& gl = rt.erased(g);
   if (!gl.body || gl.body->tag != ETag::Lam || gl.arity == 0 || gl.arity > 6 ||
@@ -309,8 +308,8 @@ public:
     for (size_t i = 0; i < cold_.size(); ++i) // (out of line: polls, errors, slow paths)
       cold_[i]();
     fn.end = a_.offset();
-    if (frame_ && (savedHigh_ > frame_->saved || slotsHigh_ > frame_->slots ||
-                   coldHigh_ > frame_->cold))
+    if (frame_ &&
+        (savedHigh_ > frame_->saved || slotsHigh_ > frame_->slots || coldHigh_ > frame_->cold))
       throw Unsupported{__LINE__}; // (the second emission must fit the first's frame)
   }
 
@@ -326,6 +325,11 @@ private:
     Label go, exit;           // the body; after the loop (its value in resultLocation)
     uint32_t depth = 0;       // 0: the function itself
     std::vector<Opnd> from;   // copies: the variable each parameter starts as (or an Imm)
+    // Inverted loops (the body a test): back edges test again and jump to
+    // the arm (`armOf[value]`); `arm` is the one being emitted.
+    bool inverted = false;
+    Label armOf[2];
+    int arm = 0;
   };
 
   // ---- registers and slots ----
@@ -486,7 +490,8 @@ private:
       a_.xor_(dst.reg.r32(), dst.reg.r32());
       return;
     }
-    if (dst.kind == Opnd::Mem && (src.kind == Opnd::Mem || (src.kind == Opnd::Imm && !fits32(src.imm)))) {
+    if (dst.kind == Opnd::Mem &&
+        (src.kind == Opnd::Mem || (src.kind == Opnd::Imm && !fits32(src.imm)))) {
       a_.emit(x86::Inst::kIdMov, x86::rax, src.op());
       a_.emit(x86::Inst::kIdMov, dst.op(), x86::rax);
       return;
@@ -626,7 +631,7 @@ private:
       useFacts_ = false;
       l.go = plain;
       mergeAt(l.go);
-      falls = tailInto(body_) || falls;
+      falls = tailInto(body_, true) || falls;
       loops_.pop_back();
       env_ = std::move(outer);
       if (!falls) throw Unsupported{__LINE__}; // (a loop without exit)
@@ -639,15 +644,21 @@ private:
       // The copy's first test is decided where it is entered (ackermann's
       // copy of itself at `ack m (n - 1)`, entered where m ≠ 0): the branch
       // taken comes first, and the test is where back edges go.
-      Label taken = a_.newLabel();
+      Label taken = a_.newLabel(), other = a_.newLabel();
+      l.inverted = simpleTest(body_->a);
+      l.armOf[first] = taken;
+      l.armOf[1 - first] = other;
       mergeAt(taken);
+      l.arm = first;
       falls = tailBranch(body_->a, first == 1, first == 1 ? body_->b : body_->c);
       mergeAt(l.go);
       branch(body_->a, first == 1, taken);
-      falls = tailBranch(body_->a, first != 1, first == 1 ? body_->c : body_->b) || falls;
+      a_.bind(other); // (back edges come here having made the same test)
+      l.arm = 1 - first;
+      falls = tailBranch(body_->a, first != 1, first == 1 ? body_->c : body_->b, true) || falls;
     } else {
       mergeAt(l.go);
-      falls = tailInto(body_);
+      falls = tailInto(body_, true);
     }
     loops_.pop_back();
     env_ = std::move(outer);
@@ -658,22 +669,35 @@ private:
 
   // t in tail position of the innermost loop: its value, ⊕ the
   // accumulator, goes to the result location at the loop's exit. False if
-  // no path gets there (each is a tail call of the function).
-  bool tailInto(ETm* t) {
+  // no path gets there (each is a tail call of the function). `last`: the
+  // exit comes next (no jump to it).
+  bool tailInto(ETm* t, bool last = false) {
     Loop& l = *loops_.back();
     switch (t->tag) {
     case ETag::Let: {
       Opnd h = bind(t->a);
-      bool falls = tailInto(t->b);
+      bool falls = tailInto(t->b, last);
       unbind(h);
       return falls;
     }
     case ETag::If: {
       Label no = a_.newLabel();
       branch(t->a, false, no);
+      // The loop's first test: back edges make it again (loop inversion),
+      // so that the test of a new iteration is a branch apart from the
+      // entry's (fib's nest: half as many mispredicted branches).
+      bool head = t == body_ && simpleTest(t->a);
+      if (head) {
+        l.inverted = true;
+        l.armOf[0] = no;
+        l.armOf[1] = a_.newLabel();
+        a_.bind(l.armOf[1]); // (back edges come here having made the same test)
+        l.arm = 1;
+      }
       bool a = tailBranch(t->a, true, t->b);
       mergeAt(no);
-      bool b = tailBranch(t->a, false, t->c);
+      if (head) l.arm = 0;
+      bool b = tailBranch(t->a, false, t->c, last);
       return a || b;
     }
     case ETag::Prim:
@@ -688,7 +712,7 @@ private:
           accumulate(l, e);
           release(e);
         }
-        return tailInto(t->args[1]);
+        return tailInto(t->args[1], last);
       }
       break;
     case ETag::App:
@@ -711,7 +735,7 @@ private:
       release(v);
     }
     if (accPrim_ != UINT32_MAX) binary(accOp_, x86::rax, l.acc);
-    a_.jmp(l.exit);
+    if (!last) a_.jmp(l.exit);
     return true;
   }
 
@@ -823,11 +847,11 @@ private:
 
   // A conditional's branch t, where its condition c has the value `value`
   // (a fact while t is emitted).
-  bool tailBranch(ETm* c, bool value, ETm* t) {
+  bool tailBranch(ETm* c, bool value, ETm* t, bool last = false) {
     Fact f;
     bool known = asFact(c, value, f);
     if (known) facts_.push_back(f);
-    bool falls = tailInto(t);
+    bool falls = tailInto(t, last);
     if (known) facts_.pop_back();
     return falls;
   }
@@ -994,7 +1018,8 @@ private:
           LitKind(x->args[1]->n) == LitKind::I64 && fits32(int64_t(x->args[1]->bits))) {
         const BaselineLowering* low = findBaselineLowering(primById(x->prim).axiom);
         if (low && (low->op == BaselineOp::Add || low->op == BaselineOp::Sub)) {
-          args.push_back({Arg::InPlace, immOpnd(int64_t(x->args[1]->bits)), low->op == BaselineOp::Add});
+          args.push_back(
+              {Arg::InPlace, immOpnd(int64_t(x->args[1]->bits)), low->op == BaselineOp::Add});
           continue;
         }
       }
@@ -1033,7 +1058,7 @@ private:
       if (v.kind == Opnd::Mem) v = copyToTemp(v);
       args[i].v = v;
     }
-    std::vector<bool> same(args.size()); // (parameters passed unchanged)
+    std::vector<bool> same(args.size());   // (parameters passed unchanged)
     std::vector<bool> immNew(args.size()); // (new values known to be immediates)
     for (size_t i = 0; i < args.size(); ++i) {
       same[i] = args[i].kind == Arg::Same;
@@ -1060,8 +1085,46 @@ private:
     }
     if (useFacts_ && l.depth == 0) // the new values must meet the facts, else the plain loop
       factChecks(l.params, plainGo_, true, &same, &immNew);
-    pollCheck(l, true);
+    if (!l.inverted) {
+      pollCheck(l, true);
+      belowKnown_.clear();
+      return;
+    }
+    // The loop's test on the new values, as at its head (whose variables
+    // are the parameters): to the arm it picks, this one if it is picked.
+    pollCheck(l, false);
     belowKnown_.clear();
+    std::vector<Opnd> inner = std::exchange(env_, l.params);
+    int arm = l.arm;
+    branch(body_->a, arm == 1, l.armOf[arm]);
+    // The other arm here when it is a small exit (ackermann's `n + 1`).
+    ETm* other = arm == 1 ? body_->c : body_->b;
+    if (simpleTest(other, 6) && other->tag != ETag::If)
+      tailBranch(body_->a, arm != 1, other);
+    else
+      a_.jmp(l.armOf[1 - arm]);
+    env_ = std::move(inner);
+    belowKnown_.clear();
+  }
+
+  // A test without calls, small enough to be made again at back edges
+  // (at most `budget` nodes).
+  static bool simpleTest(ETm* t, size_t budget = 16) {
+    auto ok = [&](auto& self, ETm* x) -> bool {
+      if (!x || budget == 0) return false;
+      --budget;
+      switch (x->tag) {
+      case ETag::Var:
+      case ETag::Lit: return true;
+      case ETag::Prim:
+        for (uint32_t i = 0; i < x->n; ++i)
+          if (!self(self, x->args[i])) return false;
+        return true;
+      case ETag::If: return self(self, x->a) && self(self, x->b) && self(self, x->c);
+      default: return false;
+      }
+    };
+    return ok(ok, t);
   }
 
   bool isVar(ETm* t, const Opnd& home) {
@@ -1172,7 +1235,8 @@ private:
       parallelMovePass(dsts, vs, done);
     }
   }
-  void parallelMovePass(const std::vector<Opnd>& dsts, std::vector<Opnd>& vs, std::vector<bool>& done) {
+  void parallelMovePass(const std::vector<Opnd>& dsts, std::vector<Opnd>& vs,
+                        std::vector<bool>& done) {
     size_t n = vs.size();
     auto readBy = [&](const Opnd& r, size_t except) {
       for (size_t j = 0; j < n; ++j)
@@ -1296,9 +1360,7 @@ private:
       }
       bool acc = tail && accTail(t);
       uint32_t k = 0;
-      forEachChild(t, depth, [&](ETm* c, uint32_t d) {
-        walk(c, d, acc && k++ == 1);
-      });
+      forEachChild(t, depth, [&](ETm* c, uint32_t d) { walk(c, d, acc && k++ == 1); });
     };
     walk(body_, 0, true);
     for (ParamFact& f : pfacts_) {
@@ -1377,7 +1439,9 @@ private:
 
   // ---- classes and conversions ----
   static bool intOp(BaselineOp op) { return op <= BaselineOp::Compare; }
-  static bool floatOp(BaselineOp op) { return op >= BaselineOp::FAdd && op <= BaselineOp::I64ToF64; }
+  static bool floatOp(BaselineOp op) {
+    return op >= BaselineOp::FAdd && op <= BaselineOp::I64ToF64;
+  }
   // The machine type `get {A}` reads when A is a literal type.
   static MType elemHint(ETm* t) {
     if (t->n > 0 && t->args[0]->tag == ETag::Erased) {
@@ -1434,8 +1498,10 @@ private:
   Opnd as(Opnd v, MType m) {
     if (v.cls == m) return v;
     if (v.kind == Opnd::Imm) {
-      if (m == MType::None && v.cls != MType::F64) return immOpnd(int64_t(uint64_t(v.imm) << 1 | 1), m);
-      if (v.cls == MType::None && m != MType::F64 && fits32(v.imm >> 1)) return immOpnd(v.imm >> 1, m);
+      if (m == MType::None && v.cls != MType::F64)
+        return immOpnd(int64_t(uint64_t(v.imm) << 1 | 1), m);
+      if (v.cls == MType::None && m != MType::F64 && fits32(v.imm >> 1))
+        return immOpnd(v.imm >> 1, m);
     }
     if (m == MType::None) {
       if (v.cls == MType::Bool) { // 2b + 1
@@ -1477,7 +1543,7 @@ private:
       return r;
     }
     if (v.cls != MType::None) throw Unsupported{__LINE__}; // (no other conversion is typed)
-    if (m == MType::F64) { // always boxed: load the bits
+    if (m == MType::F64) {                                 // always boxed: load the bits
       Opnd w = v.kind == Opnd::Reg ? v : copyToTemp(v);
       Opnd r = temp(MType::F64);
       a_.movsd(r.xmm, x86::qword_ptr(w.reg, 8));
@@ -2028,7 +2094,7 @@ private:
       }
       break;
     }
-    case BaselineOp::IdxOf: { // {n} k: k when k < n
+    case BaselineOp::IdxOf: {                                        // {n} k: k when k < n
       if (ws[0].kind == Opnd::Imm && knownBelow(ws[1], ws[0].imm)) { // (checked before)
         r = ws[1];
         r.below = ws[0].imm;
@@ -2083,7 +2149,8 @@ private:
       // The length from the type (`Array 256 A`): compared with the header
       // (or known for a parameter), and the index with it, an immediate —
       // not at all for an index made by `idx` with that length.
-      int64_t lenWord = ws[1].kind == Opnd::Imm && (ws[1].imm & 1) && fits32(ws[1].imm) ? ws[1].imm : 0;
+      int64_t lenWord =
+          ws[1].kind == Opnd::Imm && (ws[1].imm & 1) && fits32(ws[1].imm) ? ws[1].imm : 0;
       const ParamFact* f = factOf(ws[2]);
       if (lenWord && f && f->arr && f->rep == rep && wordOf(f->len) == lenWord) {
         // (known)
@@ -2357,10 +2424,10 @@ private:
     if (o.kind != Opnd::Reg || o.isF()) return;
     std::erase_if(belowKnown_, [&](auto& e) { return e.first == o.reg.id(); });
   }
-  uint32_t busy_ = 0;       // intermediate registers in use (bits of kScratch)
-  uint32_t xbusy_ = 0;      // intermediate xmm registers in use (bits from kXScratch0)
-  uint32_t savedBusy_ = 0;  // homes in use (bits of kSaved)
-  uint32_t xhomes_ = 0;     // F64 homes in use (bits from kXHome0)
+  uint32_t busy_ = 0;      // intermediate registers in use (bits of kScratch)
+  uint32_t xbusy_ = 0;     // intermediate xmm registers in use (bits from kXScratch0)
+  uint32_t savedBusy_ = 0; // homes in use (bits of kSaved)
+  uint32_t xhomes_ = 0;    // F64 homes in use (bits from kXHome0)
   uint32_t savedHigh_ = 0;
   std::vector<bool> slotUsed_;
   uint32_t slotsHigh_ = 0;
