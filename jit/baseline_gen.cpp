@@ -717,7 +717,7 @@ private:
       break;
     case ETag::App:
       if (selfCall(t)) {
-        backEdge(l, t);
+        backEdge(l, t, last);
         return false;
       }
       break;
@@ -975,7 +975,8 @@ private:
   // A tail call of the function in loop l: the new parameters, then back
   // to the top. All arguments are computed before a home changes; an
   // argument `p ± k` of its own I64 parameter p is an update in place.
-  void backEdge(Loop& l, ETm* call) {
+  // `lastArm`: the loop's exit comes next.
+  void backEdge(Loop& l, ETm* call, bool lastArm = false) {
     struct Arg {
       enum { Same, InPlace, Value, FInPlace } kind;
       Opnd v;
@@ -1100,7 +1101,7 @@ private:
     // The other arm here when it is a small exit (ackermann's `n + 1`).
     ETm* other = arm == 1 ? body_->c : body_->b;
     if (simpleTest(other, 6) && other->tag != ETag::If)
-      tailBranch(body_->a, arm != 1, other);
+      tailBranch(body_->a, arm != 1, other, lastArm);
     else
       a_.jmp(l.armOf[1 - arm]);
     env_ = std::move(inner);
