@@ -62,7 +62,7 @@ struct Interner {
     size_t need = (4 + s.size() + 3) & ~size_t(3);
     if (need > left) {
       size_t n = std::max<size_t>(64 * 1024, need);
-      blocks.push_back(std::make_unique<char[]>(n));
+      blocks.push_back(std::unique_ptr<char[]>(new char[n])); // (not zeroed: untouched pages stay unmapped)
       cur = blocks.back().get();
       left = n;
     }
