@@ -175,11 +175,12 @@ bool TopLevel::loadSource(const std::string& path, std::string text, const std::
   Arena syntax(64 * 1024);
   Parser parser(*src, syntax);
   double parseT = 0, elabT = 0;
+  const bool timed = opts_.time && !prelude;
   std::optional<Entry> signature; // an Agda-style `x : A` waiting for `x = t`
   while (true) {
     if (!signature) syntax.clear(1 << 20); // (the signature's syntax must stay)
     Entry e;
-    Timer t;
+    Timer t(timed);
     bool more;
     try {
       more = parser.next(e);
@@ -196,7 +197,7 @@ bool TopLevel::loadSource(const std::string& path, std::string text, const std::
       if (!loadFile(resolveImport(importBase / e.path), e.nameSpan, prelude)) return false;
       continue;
     }
-    Timer te;
+    Timer te(timed);
     bool isDef = record && (e.kind == EntryKind::Def || e.kind == EntryKind::Postulate);
     Reuse reuse = isDef ? keepEntry(e, src, begin, file) : Reuse::NewText;
     if (reuse == Reuse::Kept) {
@@ -214,9 +215,7 @@ bool TopLevel::loadSource(const std::string& path, std::string text, const std::
     if (isDef) recordEntry(e, begin, file, reuse == Reuse::SameText, lookups, spansBegin);
     if (report_ && isDef) walk_.push_back(TopId(w_.lookupTop(e.name)));
   }
-  parseSeconds += parseT;
-  elabSeconds += elabT;
-  if (opts_.time && !prelude)
+  if (timed)
     out_ << fmt::format("{}: parsed in {}, elaborated in {}\n", src->path, formatSeconds(parseT),
                         formatSeconds(elabT));
   return true;
@@ -254,7 +253,7 @@ bool TopLevel::completeSignature(std::optional<Entry>& sig, Entry* next) {
 
 bool TopLevel::runEntry(const Entry& e, bool prelude) {
   bool keep = e.kind == EntryKind::Def || e.kind == EntryKind::Postulate;
-  Timer t;
+  Timer t(!prelude); // (the prelude recurses little)
   bool ok = transaction(w_, *this, e.span, keep, [&] { elaborate(e, prelude); });
   // A long entry may have recursed deeply: give the touched stack pages back.
   if (t.seconds() > 0.01) releaseUnusedStack();
@@ -280,7 +279,7 @@ void TopLevel::define(const Entry& e, bool prelude) {
   size_t firstMeta = w_.metas.size();
   Elab el(w_);
   Cxt c;
-  Timer t;
+  Timer t(e.elabtime);
   Tm* ty;
   Tm* def = nullptr;
   const AxiomDef* axiom = nullptr;
