@@ -20,7 +20,7 @@ struct Interner {
     uint32_t id = 0; // 0: empty (id 0, the empty name, is never stored here)
     const char* bytes = nullptr;
   };
-  std::vector<Slot> slots = std::vector<Slot>(1 << 12);
+  std::vector<Slot> slots = std::vector<Slot>(1 << 10);
   std::vector<std::string_view> strings{std::string_view()};
   std::vector<std::unique_ptr<char[]>> blocks;
   char* cur = nullptr;
