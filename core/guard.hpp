@@ -36,8 +36,9 @@ inline void guard() {
   }
 }
 
-/// Runs `fn` on a fresh thread whose stack is `bytes` large (reserved lazily),
-/// with the guard limit set for that thread; returns fn's result code.
+/// Runs `fn` on a fresh stack of `bytes` (reserved lazily) — on this thread,
+/// or (sanitizer builds) on a thread of its own — with the guard limit set
+/// for it; returns fn's result code.
 int runWithLargeStack(size_t bytes, int (*fn)(void*), void* arg);
 
 /// Gives back to the OS the stack pages of the current big-stack thread that
