@@ -456,6 +456,8 @@ private:
     auto excepted = [&](const Opnd& r) {
       for (const Opnd& e : except)
         if (e.kind == Opnd::Reg && e.same(r)) return true;
+      for (const Opnd& e : unset_)
+        if (e.kind == Opnd::Reg && e.same(r)) return true;
       return false;
     };
     Saves saves;
@@ -1868,10 +1870,15 @@ private:
   }
   // dst ← t's value (in dst's class).
   void into(ETm* t, const Opnd& dst) {
+    // dst is written at the end: until then calls need not save it (an
+    // `if`'s result register, around the calls in its branches).
+    unset_.push_back(dst);
     Opnd v = as(eval(t), dst.cls);
+    unset_.pop_back();
     move(dst, v);
     release(v);
   }
+  std::vector<Opnd> unset_; // registers of values not computed yet (see into)
   Opnd inReg(const Opnd& v) { return v.kind == Opnd::Reg ? v : copyToTemp(v); }
   // An operand an instruction takes: immediates of more than 32 bits in a
   // register.
