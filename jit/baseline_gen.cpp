@@ -1109,8 +1109,7 @@ private:
           a_.emit(args[i].add ? x86::Inst::kIdAdd : x86::Inst::kIdSub, t.op(), args[i].v.op());
           args[i] = {Arg::Value, t, true};
         }
-        vars[i] = args[i].v;
-        vars[i].temp = false; // (read as variables: not released by the test or the exit)
+        vars[i] = asVariable(args[i].v);
       }
       belowKnown_.clear();
       Label on = a_.newLabel();
@@ -1229,8 +1228,7 @@ private:
       std::vector<Opnd> args, vars;
       for (uint32_t i = 0; i < call->n; ++i) {
         args.push_back(as(eval(call->args[i]), MType::I64));
-        vars.push_back(args.back());
-        vars.back().temp = false; // (read as variables: not released by the test or the exit)
+        vars.push_back(asVariable(args.back()));
       }
       std::vector<Opnd> outer = std::exchange(env_, vars);
       Label go = a_.newLabel();
@@ -1263,6 +1261,12 @@ private:
       freeHome(h);
   }
   static bool smallExit(ETm* t) { return t->tag != ETag::If && simpleTest(t, 6); }
+  // An intermediate value read as a variable (a test, an exit arm on new
+  // values): using it does not release it; its owner does, after.
+  static Opnd asVariable(Opnd v) {
+    v.temp = false;
+    return v;
+  }
 
   // A call through a slot; its value ends in the result location of the
   // callee's result class, which it returns.
