@@ -12,10 +12,8 @@
 #include "baseline_gen.hpp"
 #include "baseline_lower.hpp"
 #include "by_axiom.hpp"
+#include "unwind.hpp"
 
-// libgcc's unwinder: registers the .eh_frame data of code it did not load.
-extern "C" void __register_frame(void*);
-extern "C" void __deregister_frame(void*);
 
 namespace thorin::rt {
 
@@ -117,7 +115,7 @@ struct Baseline::Impl {
   std::vector<std::unique_ptr<Module>> modules;
 
   void drop(Module& m) {
-    if (!m.eh.empty()) __deregister_frame(m.eh.data());
+    if (!m.eh.empty()) deregisterUnwindInfo(m.eh.data());
     if (m.code) jit.release(m.code);
   }
 };
@@ -166,7 +164,7 @@ Code Baseline::compile(Runtime& rt, TopId id) {
   for (auto& [g, f] : mc.workers)
     fdes.push_back({uint64_t(reinterpret_cast<uintptr_t>(at(f))), f.end - f.start, &f.cfa});
   m->eh = ehFrame(fdes);
-  __register_frame(m->eh.data());
+  registerUnwindInfo(m->eh.data());
   for (auto& [g, f] : mc.workers) {
     void* w = at(f);
     mc.slots[g]->store(w, std::memory_order_release);

@@ -22,7 +22,9 @@
 #include <thread>
 #include <unordered_map>
 
+#include <llvm/ExecutionEngine/JITLink/EHFrameSupport.h>
 #include <llvm/ExecutionEngine/Orc/LLJIT.h>
+#include <llvm/ExecutionEngine/Orc/ObjectLinkingLayer.h>
 #include <llvm/ExecutionEngine/Orc/ThreadSafeModule.h>
 #include <llvm/IR/CFG.h>
 #include <llvm/IR/IRBuilder.h>
@@ -48,6 +50,7 @@
 #include "llvm_recursive_inline.hpp"
 #include "lower.hpp"
 #include "runtime.hpp"
+#include "unwind.hpp"
 
 namespace thorin::rt {
 
@@ -66,7 +69,7 @@ uint32_t thorin_rt_elems_shaped(V arr, uint32_t rep, uint32_t len) {
 }
 void thorin_rt_fail(const char* msg, uint32_t span) { fail(msg, span); }
 [[noreturn]] void thorin_rt_deopt(uint32_t owner, uint32_t reason) {
-  throw Deopt{owner, DeoptReason(reason)};
+  throwDeopt(owner, DeoptReason(reason));
 }
 void thorin_rt_poll() {
   gPollLimit = gStackLimit; // (tripped by Ctrl-C, or a real stack overflow)
@@ -149,6 +152,17 @@ struct WorkerInfo {
   MType result = MType::None;
 };
 
+struct ThorinUnwindRegistrar : jitlink::EHFrameRegistrar {
+  llvm::Error registerEHFrames(orc::ExecutorAddrRange r) override {
+    registerUnwindInfo(r.Start.toPtr<void*>());
+    return llvm::Error::success();
+  }
+  llvm::Error deregisterEHFrames(orc::ExecutorAddrRange r) override {
+    deregisterUnwindInfo(r.Start.toPtr<void*>());
+    return llvm::Error::success();
+  }
+};
+
 class LlvmBackend : public Backend {
 public:
   explicit LlvmBackend(const JitOptions& o) : opts_(o) {}
@@ -170,7 +184,17 @@ public:
       tm_ = std::move(*tm);
     else
       consumeError(tm.takeError());
-    auto j = orc::LLJITBuilder().setJITTargetMachineBuilder(std::move(*jtmb)).create();
+    // JITLink, as LLJIT's default, but the .eh_frame goes to the executable's
+    // unwinder (jit/unwind.hpp), not to this module's copy of libgcc's.
+    auto j = orc::LLJITBuilder()
+                 .setJITTargetMachineBuilder(std::move(*jtmb))
+                 .setObjectLinkingLayerCreator([](orc::ExecutionSession& es, const Triple&) {
+                   auto layer = std::make_unique<orc::ObjectLinkingLayer>(es);
+                   layer->addPlugin(std::make_unique<orc::EHFrameRegistrationPlugin>(
+                       es, std::make_unique<ThorinUnwindRegistrar>()));
+                   return Expected<std::unique_ptr<orc::ObjectLayer>>(std::move(layer));
+                 })
+                 .create();
     if (!j) {
       initError_ = toString(j.takeError());
       return;

@@ -2,10 +2,13 @@
 
 #include "per_thread.hpp"
 
+#include <algorithm>
+#include <csignal>
 #include <cstdlib>
 #include <cstring>
 #include <string_view>
 #include <sys/mman.h>
+#include <sys/time.h>
 #include <vector>
 
 #include "guard.hpp"
@@ -277,6 +280,8 @@ const char* deoptReasonText(DeoptReason r) {
 
 std::atomic<bool> gBudgetTripped{false};
 
+void throwDeopt(uint32_t owner, DeoptReason reason) { throw Deopt{owner, reason}; }
+
 void setHeapCap(size_t bytes) { heap().cap = bytes; }
 
 namespace {
@@ -287,6 +292,19 @@ void (*gSafepointHook)() = nullptr;
 void requestSafepoint() {
   gSafepoint.store(true, std::memory_order_release);
   gPollLimit = reinterpret_cast<char*>(~uintptr_t(0));
+}
+
+void requestSafepointAfter(std::chrono::microseconds delay) {
+  struct sigaction sa {};
+  sa.sa_handler = [](int) { requestSafepoint(); }; // (two atomic stores: signal-safe)
+  sa.sa_flags = SA_RESTART;                         // (reads at the prompt go on)
+  sigemptyset(&sa.sa_mask);
+  sigaction(SIGALRM, &sa, nullptr);
+  itimerval t{};
+  auto us = std::max<int64_t>(delay.count(), 1);
+  t.it_value.tv_sec = us / 1000000;
+  t.it_value.tv_usec = us % 1000000;
+  setitimer(ITIMER_REAL, &t, nullptr);
 }
 
 void poll() {

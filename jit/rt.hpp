@@ -17,6 +17,7 @@
 #include <gmp.h>
 
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -173,6 +174,9 @@ struct Deopt {
   uint32_t owner; // the TopId whose code speculated
   DeoptReason reason;
 };
+/// Throws Deopt from the executable, whose unwinder knows JIT code's frames
+/// (the LLVM module's own copy does not: jit/unwind.hpp).
+[[noreturn]] void throwDeopt(uint32_t owner, DeoptReason reason);
 /// A run with a budget (a normal form computed by running code) went past
 /// its heap cap or its deadline; the caller falls back to the evaluator.
 struct BudgetExceeded {};
@@ -186,6 +190,10 @@ extern std::atomic<bool> gBudgetTripped;
 /// or baseline code has run long enough to be worth optimizing); trips
 /// gPollLimit, so that compiled code polls too.
 void requestSafepoint();
+/// requestSafepoint() once `delay` has passed, from a one-shot SIGALRM timer:
+/// a thread would cost its creation and, at exit, its teardown (~0.1 ms of
+/// a short run).
+void requestSafepointAfter(std::chrono::microseconds delay);
 extern void (*gSafepointHook)();
 /// Checks for Ctrl-C and deep recursion; called on every interpreted
 /// application and at the entry of compiled functions.

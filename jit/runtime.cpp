@@ -4,7 +4,6 @@
 
 #include <chrono>
 #include <ostream>
-#include <thread>
 
 #include "baseline.hpp"
 
@@ -328,10 +327,7 @@ bool Runtime::installBaseline(TopId id) {
     // (once past, requestCompile asks LLVM at once).
     auto at = baselineSince_ + kTierUpDelay;
     if (!tierUpWake_ && at > now)
-      std::thread([at] {
-        std::this_thread::sleep_until(at);
-        requestSafepoint();
-      }).detach();
+      requestSafepointAfter(std::chrono::duration_cast<std::chrono::microseconds>(at - now));
     tierUpWake_ = true;
   }
   Global& h = global(id);
