@@ -8,12 +8,13 @@ AxiomRegistry& AxiomRegistry::get() {
 }
 
 void AxiomRegistry::add(AxiomDef d) {
-  for (auto& e : defs_)
-    if (e.name == d.name) {
-      e = std::move(d);
-      return;
-    }
-  defs_.push_back(std::move(d));
+  if (auto it = byName_.find(d.name); it != byName_.end()) {
+    it->second->arity = d.arity; // (its name, the key's text, stays)
+    it->second->norm = d.norm;
+    return;
+  }
+  AxiomDef& e = defs_.emplace_back(std::move(d));
+  byName_.emplace(e.name, &e);
 }
 
 void AxiomRegistry::addOperator(std::string op, std::string type, std::string axiom) {
@@ -21,9 +22,8 @@ void AxiomRegistry::addOperator(std::string op, std::string type, std::string ax
 }
 
 const AxiomDef* AxiomRegistry::find(std::string_view name) const {
-  for (auto& e : defs_)
-    if (e.name == name) return &e;
-  return nullptr;
+  auto it = byName_.find(name);
+  return it == byName_.end() ? nullptr : it->second;
 }
 
 const std::string* AxiomRegistry::operatorAxiom(std::string_view op, std::string_view type) const {

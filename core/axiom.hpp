@@ -7,6 +7,7 @@
 #include <deque>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "value.hpp"
@@ -42,6 +43,9 @@ public:
 
 private:
   std::deque<AxiomDef> defs_; // stable addresses: values point at them
+  // By name (views of defs_' names): start-up registers and elaboration
+  // looks up ~100 names, a linear search of which cost ~50k instructions.
+  std::unordered_map<std::string_view, AxiomDef*> byName_;
   std::vector<OperatorDef> ops_;
 };
 

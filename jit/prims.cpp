@@ -1,6 +1,7 @@
 #include "prims.hpp"
 
 #include <deque>
+#include <unordered_map>
 
 namespace thorin::rt {
 
@@ -8,22 +9,28 @@ static std::deque<Prim>& table() {
   static std::deque<Prim> t;
   return t;
 }
+// By axiom name (views of the table's names, which a deque keeps in place).
+static std::unordered_map<std::string_view, Prim*>& byName() {
+  static std::unordered_map<std::string_view, Prim*> m;
+  return m;
+}
 
 void registerPrim(Prim p) {
-  for (auto& q : table())
-    if (q.axiom == p.axiom) {
-      p.id = q.id;
-      q = std::move(p);
-      return;
-    }
+  if (auto it = byName().find(p.axiom); it != byName().end()) {
+    Prim& q = *it->second;
+    p.id = q.id;
+    p.axiom.swap(q.axiom); // (the key views q's name: q keeps that string)
+    q = std::move(p);
+    return;
+  }
   p.id = uint32_t(table().size());
-  table().push_back(std::move(p));
+  Prim& q = table().emplace_back(std::move(p));
+  byName().emplace(q.axiom, &q);
 }
 
 const Prim* findPrim(std::string_view axiom) {
-  for (auto& q : table())
-    if (q.axiom == axiom) return &q;
-  return nullptr;
+  auto it = byName().find(axiom);
+  return it == byName().end() ? nullptr : it->second;
 }
 
 const Prim& primById(uint32_t id) { return table()[id]; }
