@@ -1,6 +1,7 @@
 #include "lexer.hpp"
 
 #include <array>
+#include <cstring>
 
 #include <fmt/format.h>
 
@@ -223,6 +224,24 @@ void Lexer::skipSpaceAndComments() {
   }
 }
 
+// s == lit, inlined (GCC called string_view::compare for each of the
+// lexer's comparisons).
+static inline bool is(std::string_view s, std::string_view lit) {
+  return s.size() == lit.size() && std::memcmp(s.data(), lit.data(), s.size()) == 0;
+}
+
+// A word's token: a keyword's, or Ident (by length first: most words are
+// names, and this runs for each).
+static Tok keyword(std::string_view s) {
+  switch (s.size()) {
+  case 1: return s[0] == '_' ? Tok::Hole : s[0] == 'U' ? Tok::U : Tok::Ident;
+  case 2: return s[0] == 'i' && s[1] == 'f' ? Tok::If : Tok::Ident;
+  case 3: return is(s, "let") ? Tok::Let : Tok::Ident;
+  case 4: return is(s, "then") ? Tok::Then : is(s, "else") ? Tok::Else : Tok::Ident;
+  default: return Tok::Ident;
+  }
+}
+
 bool Lexer::atEnd() {
   if (havePending_) return pending_.kind == Tok::Eof;
   skipSpaceAndComments();
@@ -258,7 +277,7 @@ Token Lexer::lex() {
   // Directives: `.name` in column 0.
   if (c == '.' && col0 && pos_ + 1 < text_.size() && identStart(pos_ + 1)) {
     pos_ = identEnd(pos_ + 1);
-    if (text_.substr(b, pos_ - b) == ".import") afterImport_ = true;
+    if (is(text_.substr(b, pos_ - b), ".import")) afterImport_ = true;
     return tok(Tok::Directive);
   }
   if (c >= '0' && c <= '9') {
@@ -313,24 +332,15 @@ Token Lexer::lex() {
     return tok(Tok::String);
   }
   if (c == '%' && pos_ + 1 < text_.size() && identStart(pos_ + 1)) {
-    ++pos_;
-    uint32_t len;
-    while (pos_ < text_.size() && (identChar(pos_, len) || text_[pos_] == '.'))
-      pos_ += len;
+    // Identifier characters and dots: %core.nat.add.
+    pos_ = identEnd(pos_ + 1);
+    while (pos_ < text_.size() && text_[pos_] == '.')
+      pos_ = identEnd(pos_ + 1);
     return tok(Tok::AxiomName);
   }
-  if (c < 0x80 ? kAsciiClass[c] & 1 : identStart(pos_)) {
-    uint32_t len = 1;
-    if (c >= 0x80) decode(pos_, len);
-    pos_ = identEnd(pos_ + len);
-    std::string_view s = text_.substr(b, pos_ - b);
-    if (s == "_") return tok(Tok::Hole);
-    if (s == "let") return tok(Tok::Let);
-    if (s == "U") return tok(Tok::U);
-    if (s == "if") return tok(Tok::If);
-    if (s == "then") return tok(Tok::Then);
-    if (s == "else") return tok(Tok::Else);
-    return tok(Tok::Ident);
+  if (c < 0x80 ? kAsciiClass[c] & 1 : false) {
+    pos_ = identEnd(pos_ + 1);
+    return tok(keyword(text_.substr(b, pos_ - b)));
   }
   if (c >= 0x80) {
     uint32_t len;
@@ -338,6 +348,10 @@ Token Lexer::lex() {
     if (cp == kLambda || cp == kArrow || cp == kTimes) {
       pos_ += len;
       return tok(cp == kLambda ? Tok::Lambda : cp == kArrow ? Tok::Arrow : Tok::Times);
+    }
+    if (cp != unicode::kInvalid && unicode::identStart(cp)) {
+      pos_ = identEnd(pos_ + len);
+      return tok(Tok::Ident); // (no keyword begins beyond ASCII)
     }
     unexpectedChar(b);
   }
@@ -363,10 +377,10 @@ Token Lexer::lex() {
     while (pos_ < text_.size() && isOpChar(text_[pos_]))
       ++pos_;
     std::string_view s = text_.substr(b, pos_ - b);
-    if (s == "->") return tok(Tok::Arrow);
-    if (s == "=") return tok(Tok::Eq);
-    if (s == ":") return tok(Tok::Colon);
-    if (s == "**") return tok(Tok::Times);
+    if (is(s, "->")) return tok(Tok::Arrow);
+    if (is(s, "=")) return tok(Tok::Eq);
+    if (is(s, ":")) return tok(Tok::Colon);
+    if (is(s, "**")) return tok(Tok::Times);
     return tok(Tok::Op);
   }
   unexpectedChar(b);

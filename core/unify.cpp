@@ -23,6 +23,7 @@ void spineToVec(Spine* sp, std::vector<Spine*>& out) {
 
 bool Unifier::unify(Lvl l, Val* t, Val* u) {
   reason.clear();
+  if (t == u) return true; // (U against U, a type against itself: no nursery to set up)
   if (w_.nursery) return go(l, t, u, UMode::Rigid);
   Nursery nursery(w_);
   roots_.clear();
