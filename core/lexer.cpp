@@ -338,7 +338,7 @@ Token Lexer::lex() {
       pos_ = identEnd(pos_ + 1);
     return tok(Tok::AxiomName);
   }
-  if (c < 0x80 ? kAsciiClass[c] & 1 : false) {
+  if (c < 0x80 && (kAsciiClass[c] & 1)) {
     pos_ = identEnd(pos_ + 1);
     return tok(keyword(text_.substr(b, pos_ - b)));
   }
