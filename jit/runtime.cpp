@@ -46,6 +46,10 @@ Runtime::Runtime(JitOptions o, std::ostream& e) : opts(o), err(e) {
 }
 Runtime::~Runtime() {
   if (gTierUpRt == this) gTierUpRt = nullptr;
+  // The backend first: its compile thread may still be installing LLVM code
+  // in a slot of the baseline tier (found by fuzzing `thorin check` in the
+  // sanitizer build, which returns from main instead of exiting at once).
+  backend.reset();
 }
 
 Global& Runtime::grownGlobal(TopId id) {
