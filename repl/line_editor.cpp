@@ -18,7 +18,7 @@
 
 #include <langinfo.h>
 
-#include "guard.hpp"
+#include "core/guard.hpp"
 
 namespace thorin {
 

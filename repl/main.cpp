@@ -12,14 +12,15 @@
 
 #include <fmt/format.h>
 
-#include "baseline.hpp"
-#include "core_plugin.hpp"
-#include "guard.hpp"
+#include "jit/baseline/baseline_tier.hpp"
+#include "jit/llvm/llvm_loader.hpp"
+#include "plugins/core/core_plugin.hpp"
+#include "core/guard.hpp"
 #include "line_editor.hpp"
 #include "repl.hpp"
-#include "runtime.hpp"
+#include "runtime/engine.hpp"
 #include "script.hpp"
-#include "session.hpp"
+#include "core/session.hpp"
 
 #ifndef THORIN_VERSION
 #define THORIN_VERSION "0.0.0"
@@ -98,7 +99,8 @@ bool isScript(const std::string& path) {
 int realMain(void* p) {
   Args& args = *static_cast<Args*>(p);
   rt::Runtime runtime(args.jit, std::cerr);
-  runtime.backend = makeBackend(args.jit);
+  if (runtime.wantsBaseline()) runtime.setBaseline(rt::makeBaselineTier());
+  runtime.backend = rt::makeLlvmTier(args.jit);
   args.opts.runner = &runtime;
   if (args.run && args.watch) {
     Session s(std::cout, std::cerr, args.opts);

@@ -1,7 +1,7 @@
 #include "repl.hpp"
 
-#include "baseline.hpp"
-#include "runtime.hpp"
+#include "jit/baseline/baseline_tier.hpp"
+#include "runtime/engine.hpp"
 #include "script.hpp"
 #include "watch.hpp"
 
@@ -14,11 +14,11 @@
 
 #include <fmt/format.h>
 
-#include "eval.hpp"
-#include "guard.hpp"
-#include "pretty.hpp"
-#include "unicode.hpp"
-#include "zonk.hpp"
+#include "core/eval.hpp"
+#include "core/guard.hpp"
+#include "core/pretty.hpp"
+#include "core/unicode.hpp"
+#include "core/zonk.hpp"
 
 namespace thorin {
 

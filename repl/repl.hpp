@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "line_editor.hpp"
-#include "session.hpp"
+#include "core/session.hpp"
 
 namespace thorin {
 

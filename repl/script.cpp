@@ -4,7 +4,7 @@
 
 #include <fmt/format.h>
 
-#include "guard.hpp"
+#include "core/guard.hpp"
 #include "watch.hpp"
 
 namespace thorin {

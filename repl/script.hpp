@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "runtime.hpp"
-#include "session.hpp"
+#include "runtime/engine.hpp"
+#include "core/session.hpp"
 
 namespace thorin {
 

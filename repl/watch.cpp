@@ -14,7 +14,7 @@
 #include <algorithm>
 #include <filesystem>
 
-#include "guard.hpp"
+#include "core/guard.hpp"
 
 namespace thorin {
 

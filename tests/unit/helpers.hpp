@@ -4,12 +4,12 @@
 #include <sstream>
 #include <string>
 
-#include "elab.hpp"
-#include "eval.hpp"
-#include "lexer.hpp"
-#include "parser.hpp"
-#include "pretty.hpp"
-#include "toplevel.hpp"
+#include "core/elab.hpp"
+#include "core/eval.hpp"
+#include "core/lexer.hpp"
+#include "core/parser.hpp"
+#include "core/pretty.hpp"
+#include "core/toplevel.hpp"
 
 namespace thorin::test {
 

@@ -5,12 +5,12 @@
 #include <cmath>
 #include <limits>
 
-#include "axiom.hpp"
-#include "core_plugin.hpp"
-#include "lexer.hpp"
-#include "literal.hpp"
-#include "prims.hpp"
-#include "rt.hpp"
+#include "core/axiom.hpp"
+#include "plugins/core/core_plugin.hpp"
+#include "core/lexer.hpp"
+#include "core/literal.hpp"
+#include "runtime/primitive.hpp"
+#include "runtime/heap.hpp"
 
 using namespace thorin;
 

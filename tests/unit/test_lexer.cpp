@@ -1,7 +1,7 @@
 #include <doctest/doctest.h>
 
-#include "diagnostic.hpp"
-#include "lexer.hpp"
+#include "core/diagnostic.hpp"
+#include "core/lexer.hpp"
 
 using namespace thorin;
 

@@ -1,7 +1,7 @@
 #include <doctest/doctest.h>
 
-#include "diagnostic.hpp"
-#include "parser.hpp"
+#include "core/diagnostic.hpp"
+#include "core/parser.hpp"
 
 using namespace thorin;
 

@@ -9,9 +9,9 @@
 #include <fstream>
 #include <sstream>
 
-#include "pretty.hpp"
-#include "session.hpp"
-#include "zonk.hpp"
+#include "core/pretty.hpp"
+#include "core/session.hpp"
+#include "core/zonk.hpp"
 
 using namespace thorin;
 namespace fs = std::filesystem;

@@ -1,6 +1,6 @@
-#include "rt.hpp"
+#include "heap.hpp"
 
-#include "per_thread.hpp"
+#include "core/per_thread.hpp"
 
 #include <algorithm>
 #include <csignal>
@@ -11,7 +11,7 @@
 #include <sys/time.h>
 #include <vector>
 
-#include "guard.hpp"
+#include "core/guard.hpp"
 
 namespace thorin::rt {
 

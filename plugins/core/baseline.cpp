@@ -5,9 +5,9 @@
 // remainder by zero are run-time errors, INT64_MIN / -1 wraps.
 #include <string>
 
-#include "baseline_lower.hpp"
+#include "jit/baseline/baseline_lowering.hpp"
 #include "core_plugin.hpp"
-#include "rt.hpp"
+#include "runtime/heap.hpp"
 
 namespace thorin::plugins {
 namespace {

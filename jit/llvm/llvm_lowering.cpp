@@ -1,8 +1,8 @@
-#include "lower.hpp"
+#include "llvm_lowering.hpp"
 
 #include <llvm/IR/MDBuilder.h>
 
-#include "by_axiom.hpp"
+#include "runtime/by_axiom.hpp"
 
 namespace thorin::rt {
 

@@ -3,9 +3,9 @@
 // compiled code, and direct calls of top-level functions skip the closure.
 #include <cstring>
 
-#include "guard.hpp"
-#include "literal.hpp"
-#include "runtime.hpp"
+#include "core/guard.hpp"
+#include "core/literal.hpp"
+#include "engine.hpp"
 
 #include <fmt/format.h>
 

@@ -6,7 +6,7 @@
 #include <llvm/IR/Module.h>
 
 #include "core_plugin.hpp"
-#include "lower.hpp"
+#include "jit/llvm/llvm_lowering.hpp"
 
 namespace thorin::plugins {
 namespace {

@@ -13,37 +13,40 @@
 #include <atomic>
 #include <memory>
 
-#include "runtime.hpp"
+#include "runtime/engine.hpp"
 
 namespace thorin::rt {
 
-class Baseline {
+class Baseline : public Tier {
 public:
   Baseline();
-  ~Baseline();
+  ~Baseline() override;
   /// Compiles `id` (and the functions it calls that have no baseline code
   /// yet) if its parameters and result are I64, F64 or words (not Bool) and
   /// its body is first-order: primitives, conditionals, lets, calls of
   /// top-level functions (those it cannot compile through the runtime),
   /// top-level values, array literals. Returns its entry, or nullptr
   /// (nothing compiled).
-  Code compile(Runtime& rt, TopId id);
+  Code compile(Runtime& rt, TopId id) override;
   /// Where calls of `id`'s worker go (nullptr if `id` has no baseline code).
-  std::atomic<void*>* slot(TopId id);
+  std::atomic<void*>* slot(TopId id) override;
   /// Removes the baseline code of `ids` and of every function whose code
   /// calls theirs; the globals running it become uncompiled. Every slot goes
   /// back to its baseline worker first: a slot may hold LLVM code that the
   /// caller is about to remove.
-  void remove(Runtime& rt, const std::vector<TopId>& ids);
+  void remove(Runtime& rt, const std::vector<TopId>& ids) override;
   /// Removes all baseline code.
-  void clear(Runtime& rt);
+  void clear(Runtime& rt) override;
   /// Is `c` the entry of baseline code?
-  bool owns(Code c) const;
+  bool owns(Code c) const override;
 
-  struct Impl; // (jit/baseline.cpp)
+  struct Impl; // (baseline_tier.cpp)
 
 private:
   std::unique_ptr<Impl> impl_;
 };
+
+/// The baseline tier.
+inline std::unique_ptr<Tier> makeBaselineTier() { return std::make_unique<Baseline>(); }
 
 } // namespace thorin::rt

@@ -1,4 +1,4 @@
-#include "baseline.hpp"
+#include "baseline_tier.hpp"
 
 #include <fmt/format.h>
 
@@ -9,10 +9,10 @@
 #include <unordered_map>
 #include <unordered_set>
 
-#include "baseline_gen.hpp"
-#include "baseline_lower.hpp"
-#include "by_axiom.hpp"
-#include "unwind.hpp"
+#include "codegen.hpp"
+#include "baseline_lowering.hpp"
+#include "runtime/by_axiom.hpp"
+#include "runtime/unwind.hpp"
 
 
 namespace thorin::rt {

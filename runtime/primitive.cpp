@@ -1,4 +1,4 @@
-#include "prims.hpp"
+#include "primitive.hpp"
 
 #include <deque>
 #include <unordered_map>

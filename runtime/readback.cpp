@@ -22,9 +22,9 @@
 
 #include <fmt/format.h>
 
-#include "eval.hpp"
-#include "guard.hpp"
-#include "runtime.hpp"
+#include "core/eval.hpp"
+#include "core/guard.hpp"
+#include "engine.hpp"
 
 namespace thorin::rt {
 namespace {

@@ -1,7 +1,7 @@
 #include "erase.hpp"
 
-#include "axiom.hpp"
-#include "literal.hpp"
+#include "core/axiom.hpp"
+#include "core/literal.hpp"
 
 namespace thorin::rt {
 

@@ -7,7 +7,7 @@
 
 #include <llvm/IR/IRBuilder.h>
 
-#include "prims.hpp"
+#include "runtime/primitive.hpp"
 
 namespace thorin::rt {
 

@@ -1,4 +1,4 @@
-#include "baseline_gen.hpp"
+#include "codegen.hpp"
 
 #include <algorithm>
 #include <bit>
@@ -6,10 +6,10 @@
 #include <cstdlib>
 #include <cstring>
 
-#include "baseline_lower.hpp"
-#include "guard.hpp"
-#include "literal.hpp"
-#include "prims.hpp"
+#include "baseline_lowering.hpp"
+#include "core/guard.hpp"
+#include "core/literal.hpp"
+#include "runtime/primitive.hpp"
 
 namespace thorin::rt {
 namespace {

@@ -8,7 +8,7 @@
 #include <ostream>
 #include <thread>
 
-#include "runtime.hpp"
+#include "llvm_loader.hpp"
 
 #ifndef THORIN_JIT_LIB
 #define THORIN_JIT_LIB ""
@@ -17,10 +17,10 @@
 namespace thorin::rt {
 namespace {
 
-class LazyBackend : public Backend {
+class LazyLlvmTier : public Tier {
 public:
-  explicit LazyBackend(const JitOptions& o) : opts_(o) {}
-  ~LazyBackend() override {
+  explicit LazyLlvmTier(const JitOptions& o) : opts_(o) {}
+  ~LazyLlvmTier() override {
     if (warm_.joinable()) warm_.join();
   }
   void prepare(const std::atomic<bool>*) override {
@@ -73,10 +73,10 @@ public:
   }
   // Nothing compiled yet: nothing to remove, and no reason to wait for the
   // warm-up (a script that compiles nothing must not wait for LLVM).
-  void remove(const std::vector<TopId>& ids) override {
+  void remove(Runtime& rt, const std::vector<TopId>& ids) override {
     if (ids.empty() || !compiledAny_) return;
     if (warm_.joinable()) warm_.join();
-    if (real_) real_->remove(ids);
+    if (real_) real_->remove(rt, ids);
   }
   const ETm* lambdaOf(Code c) override {
     return compiledAny_ && real_ ? real_->lambdaOf(c) : nullptr;
@@ -111,7 +111,7 @@ private:
       error_ = dlerror();
       return false;
     }
-    using Make = Backend* (*)(const JitOptions*);
+    using Make = Tier* (*)(const JitOptions*);
     auto make = reinterpret_cast<Make>(dlsym(h, "thorin_make_llvm_backend"));
     if (!make) {
       error_ = "libthorin_llvm.so has no entry point";
@@ -121,7 +121,7 @@ private:
     return true;
   }
   JitOptions opts_;
-  std::unique_ptr<Backend> real_;
+  std::unique_ptr<Tier> real_;
   bool tried_ = false;
   bool compiledAny_ = false; // (set on the calling thread only)
   std::string error_;
@@ -132,9 +132,9 @@ private:
 
 } // namespace
 
-std::unique_ptr<Backend> makeBackend(const JitOptions& o) {
+std::unique_ptr<Tier> makeLlvmTier(const JitOptions& o) {
   if (o.mode == JitMode::Off || !o.llvm) return nullptr;
-  return std::make_unique<LazyBackend>(o);
+  return std::make_unique<LazyLlvmTier>(o);
 }
 
 } // namespace thorin::rt

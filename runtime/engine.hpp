@@ -13,7 +13,8 @@
 #include <vector>
 
 #include "erase.hpp"
-#include "toplevel.hpp"
+#include "tier.hpp"
+#include "core/toplevel.hpp"
 
 namespace thorin::rt {
 
@@ -103,50 +104,6 @@ struct MachineSig {
   MType result = MType::None;
   bool known = false;
 };
-
-/// The compiler behind tier 1 (jit/llvm_backend.cpp); absent with --jit=off.
-class Backend {
-public:
-  virtual ~Backend() = default;
-  /// Compiles `id` (and what it needs); returns its entry, or nullptr after
-  /// printing a one-line warning.
-  virtual Code compile(class Runtime& rt, TopId id) = 0;
-  /// Starts compiling `id` on a background thread (the caller keeps
-  /// interpreting it). False if not started: `failed` says whether it never
-  /// will be (after a warning), else it may be asked again later.
-  /// `slot`: where baseline code calls id's worker; the compile thread
-  /// stores the optimized worker there as soon as it is ready.
-  virtual bool startCompile(class Runtime& rt, TopId id, bool& failed,
-                            std::atomic<void*>* slot = nullptr) {
-    failed = false;
-    (void)rt, (void)id, (void)slot;
-    return false;
-  }
-  /// Has a background compilation finished since the last settle()? (One
-  /// atomic load: asked at every interpreted call.)
-  virtual bool anyFinished() const { return false; }
-  /// Installs the finished background compilations (all started ones if
-  /// `wait`), calling `installed` with each one's entry (nullptr: it failed,
-  /// after a warning).
-  virtual void settle(class Runtime& rt, bool wait,
-                      const std::function<void(TopId, Code)>& installed) {
-    (void)rt, (void)wait, (void)installed;
-  }
-  /// Removes the compiled code of these definitions (settle first).
-  virtual void remove(const std::vector<TopId>& ids) = 0;
-  /// The optimized LLVM IR of a compiled definition ("" if none).
-  virtual std::string ir(TopId id) = 0;
-  /// Starts LLVM in the background (`thorin run`: elaboration hides the
-  /// latency). Its warm-up compilation is skipped once `wanted` is set: a
-  /// compilation already waiting would only wait longer.
-  virtual void prepare(const std::atomic<bool>* wanted = nullptr) { (void)wanted; }
-  /// The erased λ whose compiled code `code` is (an inner λ of compiled
-  /// code), or nullptr.
-  virtual const ETm* lambdaOf(Code) { return nullptr; }
-};
-
-/// The LLVM backend (nullptr with --jit=off).
-std::unique_ptr<Backend> makeBackend(const JitOptions& o);
 
 class Runtime : public Runner {
 public:
@@ -268,8 +225,16 @@ private:
 
 public:
   JitOptions opts;
-  std::unique_ptr<Backend> backend;
-  std::unique_ptr<class Baseline> baseline; // tier 1a (jit/baseline.hpp), or null
+  /// Tier 1b, optimized code (jit/llvm/), null with --jit=off; tier 1a,
+  /// baseline code while LLVM compiles (jit/baseline/), or null. Given by
+  /// the program that makes the runtime (the runtime includes no tier).
+  std::unique_ptr<Tier> backend;
+  std::unique_ptr<Tier> baseline;
+  /// Does this configuration use a baseline tier? (Lazy mode, in the
+  /// background or without LLVM: with --jit-sync LLVM's code is ready at once.)
+  bool wantsBaseline() const;
+  /// Installs the baseline tier (before the first run).
+  void setBaseline(std::unique_ptr<Tier> t);
   std::ostream& err;
   std::vector<Global> globals;
   uint64_t epoch = 1;

@@ -8,12 +8,12 @@
 
 #include <fmt/format.h>
 
-#include "axiom.hpp"
-#include "eval.hpp"
-#include "guard.hpp"
-#include "literal.hpp"
-#include "runtime.hpp"
-#include "syntax.hpp"
+#include "core/axiom.hpp"
+#include "core/eval.hpp"
+#include "core/guard.hpp"
+#include "core/literal.hpp"
+#include "engine.hpp"
+#include "core/syntax.hpp"
 
 namespace thorin::rt {
 

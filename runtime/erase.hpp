@@ -6,9 +6,9 @@
 #include <functional>
 #include <vector>
 
-#include "arena.hpp"
-#include "prims.hpp"
-#include "world.hpp"
+#include "core/arena.hpp"
+#include "primitive.hpp"
+#include "core/world.hpp"
 
 namespace thorin::rt {
 

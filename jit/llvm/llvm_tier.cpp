@@ -42,15 +42,15 @@
 #include <llvm/Transforms/Scalar/SimplifyCFG.h>
 #include <llvm/Transforms/Vectorize/SLPVectorizer.h>
 
-#include "axiom.hpp"
-#include "eval.hpp"
-#include "guard.hpp"
-#include "literal.hpp"
-#include "llvm_bounded_loops.hpp"
-#include "llvm_recursive_inline.hpp"
-#include "lower.hpp"
-#include "runtime.hpp"
-#include "unwind.hpp"
+#include "core/axiom.hpp"
+#include "core/eval.hpp"
+#include "core/guard.hpp"
+#include "core/literal.hpp"
+#include "bounded_loops.hpp"
+#include "recursive_inline.hpp"
+#include "llvm_lowering.hpp"
+#include "runtime/engine.hpp"
+#include "runtime/unwind.hpp"
 
 namespace thorin::rt {
 
@@ -163,9 +163,9 @@ struct ThorinUnwindRegistrar : jitlink::EHFrameRegistrar {
   }
 };
 
-class LlvmBackend : public Backend {
+class LlvmTier : public Tier {
 public:
-  explicit LlvmBackend(const JitOptions& o) : opts_(o) {}
+  explicit LlvmTier(const JitOptions& o) : opts_(o) {}
 
   // LLVM starts on the first compilation: runs that compile nothing (and
   // `thorin check`) do not pay for it.
@@ -231,12 +231,12 @@ public:
       initError_ = toString(std::move(err));
   }
 
-  ~LlvmBackend() override;
+  ~LlvmTier() override;
   Code compile(Runtime& rt, TopId id) override;
   bool startCompile(Runtime& rt, TopId id, bool& failed, std::atomic<void*>* slot) override;
   bool anyFinished() const override { return finished_.load(std::memory_order_acquire); }
   void settle(Runtime& rt, bool wait, const std::function<void(TopId, Code)>& installed) override;
-  void remove(const std::vector<TopId>& ids) override;
+  void remove(Runtime& rt, const std::vector<TopId>& ids) override;
   void prepare(const std::atomic<bool>* wanted) override {
     if (!started_) start();
     if (!wanted || !*wanted) warmUp(wanted);
@@ -308,7 +308,7 @@ private:
 };
 
 // O2 with the new pass manager.
-void LlvmBackend::optimize(Module& m) {
+void LlvmTier::optimize(Module& m) {
   LoopAnalysisManager lam;
   FunctionAnalysisManager fam;
   CGSCCAnalysisManager cam;
@@ -344,7 +344,7 @@ void LlvmBackend::optimize(Module& m) {
 // Optimizes and compiles a small function once and throws it away: LLVM's
 // first compilation initializes a lot (pass registries, the code generator),
 // and prepare() does it in the background instead of at the first hot call.
-void LlvmBackend::warmUp(const std::atomic<bool>* wanted) {
+void LlvmTier::warmUp(const std::atomic<bool>* wanted) {
   if (!jit_) return;
   auto ctx = std::make_unique<LLVMContext>();
   auto mod = std::make_unique<Module>("thorin.warmup", *ctx);
@@ -379,7 +379,7 @@ void LlvmBackend::warmUp(const std::atomic<bool>* wanted) {
 
 // A worker is possible when the type is a telescope of machine types ending
 // in one, with exactly as many λs in the erased body.
-WorkerInfo LlvmBackend::workerInfo(Runtime& rt, TopId id) {
+WorkerInfo LlvmTier::workerInfo(Runtime& rt, TopId id) {
   if (auto it = workerCache_.find(id); it != workerCache_.end()) return it->second;
   WorkerInfo info;
   Global& g = rt.erased(id);
@@ -413,7 +413,7 @@ static std::string symbolBase(Runtime& rt, TopId id) {
 
 class ModuleCompiler {
 public:
-  ModuleCompiler(LlvmBackend& be, Runtime& rt, LLVMContext& ctx, Module& m)
+  ModuleCompiler(LlvmTier& be, Runtime& rt, LLVMContext& ctx, Module& m)
       : be_(be), rt_(rt), ctx_(ctx), m_(m), i64_(Type::getInt64Ty(ctx)),
         ptr_(PointerType::getUnqual(ctx)), f64_(Type::getDoubleTy(ctx)), i1_(Type::getInt1Ty(ctx)) {
     auto fn = [&](const char* name, Type* ret, std::vector<Type*> args) {
@@ -472,7 +472,7 @@ private:
   Function* uniform(const std::string& name) { return newFn(name, i64_, {ptr_, ptr_}); }
   void emitPoll(IRBuilder<>& b);
 
-  LlvmBackend& be_;
+  LlvmTier& be_;
   Runtime& rt_;
   LLVMContext& ctx_;
   Module& m_;
@@ -1103,7 +1103,7 @@ void ModuleCompiler::finish() {
 // Compiling one definition: the IR is built on the calling thread (it reads
 // the runtime's state), optimized and compiled anywhere (it touches only its
 // own LLVMContext and the thread-safe LLJIT), installed on the calling thread.
-std::unique_ptr<LlvmBackend::Job> LlvmBackend::front(Runtime& rt, TopId id) {
+std::unique_ptr<LlvmTier::Job> LlvmTier::front(Runtime& rt, TopId id) {
   auto job = std::make_unique<Job>();
   job->id = id;
   job->name = rt.nameOf(id);
@@ -1157,7 +1157,7 @@ std::unique_ptr<LlvmBackend::Job> LlvmBackend::front(Runtime& rt, TopId id) {
   return job;
 }
 
-void LlvmBackend::back(Job& job) {
+void LlvmTier::back(Job& job) {
   auto t0 = std::chrono::steady_clock::now();
   optimize(*job.mod);
   raw_string_ostream os(job.ir);
@@ -1197,7 +1197,7 @@ void LlvmBackend::back(Job& job) {
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
 }
 
-Code LlvmBackend::install(Runtime& rt, Job& job) {
+Code LlvmTier::install(Runtime& rt, Job& job) {
   if (!job.entry) {
     rt.err << fmt::format("warning: JIT failure for {} ({}); it stays interpreted\n", job.name,
                           job.error);
@@ -1217,14 +1217,14 @@ Code LlvmBackend::install(Runtime& rt, Job& job) {
   return job.entry;
 }
 
-Code LlvmBackend::compile(Runtime& rt, TopId id) { // (the caller settled: nothing runs beside it)
+Code LlvmTier::compile(Runtime& rt, TopId id) { // (the caller settled: nothing runs beside it)
   auto job = front(rt, id);
   if (!job) return nullptr;
   back(*job);
   return install(rt, *job);
 }
 
-bool LlvmBackend::startCompile(Runtime& rt, TopId id, bool& failed, std::atomic<void*>* slot) {
+bool LlvmTier::startCompile(Runtime& rt, TopId id, bool& failed, std::atomic<void*>* slot) {
   failed = false;
   auto job = front(rt, id);
   if (!job) {
@@ -1241,7 +1241,7 @@ bool LlvmBackend::startCompile(Runtime& rt, TopId id, bool& failed, std::atomic<
 }
 
 // The background thread: runs the back half of queued jobs, in order.
-void LlvmBackend::serve() {
+void LlvmTier::serve() {
   std::unique_lock<std::mutex> lock(mutex_);
   for (;;) {
     wake_.wait(lock, [&] { return stop_ || !queue_.empty(); });
@@ -1262,7 +1262,7 @@ void LlvmBackend::serve() {
   }
 }
 
-void LlvmBackend::settle(Runtime& rt, bool wait,
+void LlvmTier::settle(Runtime& rt, bool wait,
                          const std::function<void(TopId, Code)>& installed) {
   std::vector<std::unique_ptr<Job>> done;
   {
@@ -1276,7 +1276,7 @@ void LlvmBackend::settle(Runtime& rt, bool wait,
     installed(job->id, install(rt, *job));
 }
 
-LlvmBackend::~LlvmBackend() {
+LlvmTier::~LlvmTier() {
   {
     std::lock_guard<std::mutex> lock(mutex_);
     stop_ = true;
@@ -1288,7 +1288,7 @@ LlvmBackend::~LlvmBackend() {
   done_.clear();
 }
 
-void LlvmBackend::remove(const std::vector<TopId>& ids) {
+void LlvmTier::remove(Runtime&, const std::vector<TopId>& ids) {
   // Remove these and, transitively, everything compiled against them.
   std::set<TopId> gone(ids.begin(), ids.end());
   bool grew = true;
@@ -1321,7 +1321,7 @@ void LlvmBackend::remove(const std::vector<TopId>& ids) {
     }
 }
 
-Backend* makeLlvm(const JitOptions* o) { return new LlvmBackend(*o); }
+Tier* makeLlvm(const JitOptions* o) { return new LlvmTier(*o); }
 
 } // namespace
 
@@ -1333,7 +1333,7 @@ void registerCoreWordLowerings();
 } // namespace thorin::plugins
 
 /// Entry point of the JIT module (dlopen'ed by jit/backend_loader.cpp).
-extern "C" thorin::rt::Backend* thorin_make_llvm_backend(const thorin::rt::JitOptions* o) {
+extern "C" thorin::rt::Tier* thorin_make_llvm_backend(const thorin::rt::JitOptions* o) {
   thorin::plugins::registerCoreLowerings();
   thorin::plugins::registerCoreWordLowerings();
   return thorin::rt::makeLlvm(o);

@@ -12,9 +12,8 @@
 #include <algorithm>
 #include <cstring>
 
-#include "baseline.hpp"
 
-#include "runtime.hpp"
+#include "engine.hpp"
 
 namespace thorin::rt {
 

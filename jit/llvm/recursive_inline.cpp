@@ -1,4 +1,4 @@
-#include "llvm_recursive_inline.hpp"
+#include "recursive_inline.hpp"
 
 #include <vector>
 

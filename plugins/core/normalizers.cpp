@@ -6,11 +6,11 @@
 #include <cmath>
 #include <cstring>
 
-#include "axiom.hpp"
+#include "core/axiom.hpp"
 #include "compare.hpp"
 #include "core_plugin.hpp"
-#include "eval.hpp"
-#include "literal.hpp"
+#include "core/eval.hpp"
+#include "core/literal.hpp"
 #include "nat_limits.hpp"
 #include "nat_to_f64.hpp"
 

@@ -25,7 +25,7 @@
 #include <unordered_set>
 #include <vector>
 
-#include "runtime.hpp"
+#include "runtime/engine.hpp"
 
 namespace thorin::rt {
 

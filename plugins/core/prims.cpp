@@ -12,7 +12,7 @@
 #include "core_plugin.hpp"
 #include "nat_limits.hpp"
 #include "nat_to_f64.hpp"
-#include "prims.hpp"
+#include "runtime/primitive.hpp"
 
 namespace thorin::plugins {
 namespace {

@@ -1,17 +1,15 @@
-#include "runtime.hpp"
+#include "engine.hpp"
 
 #include <fmt/format.h>
 
 #include <chrono>
 #include <ostream>
 
-#include "baseline.hpp"
-
-#include "axiom.hpp"
-#include "diagnostic.hpp"
-#include "eval.hpp"
-#include "guard.hpp"
-#include "literal.hpp"
+#include "core/axiom.hpp"
+#include "core/diagnostic.hpp"
+#include "core/eval.hpp"
+#include "core/guard.hpp"
+#include "core/literal.hpp"
 #include "specialize.hpp"
 
 namespace thorin::rt {
@@ -35,10 +33,15 @@ void tierUpAtSafepoint() {
 }
 } // namespace
 
-Runtime::Runtime(JitOptions o, std::ostream& e) : opts(o), err(e) {
+Runtime::Runtime(JitOptions o, std::ostream& e) : opts(o), err(e) {}
+
+bool Runtime::wantsBaseline() const {
   // (With --jit-sync the optimized code is ready at once: nothing to bridge.)
-  if (opts.mode == JitMode::Lazy && opts.baseline && (opts.background || !opts.llvm))
-    baseline = std::make_unique<Baseline>();
+  return opts.mode == JitMode::Lazy && opts.baseline && (opts.background || !opts.llvm);
+}
+
+void Runtime::setBaseline(std::unique_ptr<Tier> t) {
+  baseline = std::move(t);
   if (baseline && opts.llvm) {
     gTierUpRt = this;
     gSafepointHook = tierUpAtSafepoint;
@@ -366,7 +369,7 @@ void Runtime::finishTierUps() {
 
 void Runtime::removeCode(const std::vector<TopId>& ids) {
   if (baseline) baseline->remove(*this, ids);
-  if (backend && !ids.empty()) backend->remove(ids);
+  if (backend && !ids.empty()) backend->remove(*this, ids);
 }
 
 void Runtime::settleJit(bool wait) {

@@ -5,7 +5,7 @@
 #include <string>
 #include <string_view>
 
-#include "rt.hpp"
+#include "heap.hpp"
 
 namespace thorin::rt {
 

@@ -6,7 +6,7 @@
 // loop is versioned on it (by unswitching), and the short version has no
 // poll. A loop of a billion iterations still polls; one over an array does
 // not.
-#include "llvm_bounded_loops.hpp"
+#include "bounded_loops.hpp"
 
 #include <algorithm>
 
