@@ -2,46 +2,37 @@
 
 namespace thorin {
 
-AxiomRegistry& AxiomRegistry::get() {
-  static AxiomRegistry r;
-  return r;
+AxiomTable& AxiomTable::get() {
+  static AxiomTable t;
+  return t;
 }
 
-void AxiomRegistry::add(AxiomDef d) {
-  if (auto it = byName_.find(d.name); it != byName_.end()) {
-    it->second->arity = d.arity; // (its name, the key's text, stays)
-    it->second->norm = d.norm;
-    return;
-  }
-  AxiomDef& e = defs_.emplace_back(std::move(d));
-  byName_.emplace(e.name, &e);
+AxiomId AxiomTable::intern(std::string_view name, std::string_view plugin) {
+  if (auto it = byName_.find(name); it != byName_.end()) return it->second;
+  Axiom& a = rows_.emplace_back();
+  a.id = AxiomId(rows_.size() - 1);
+  a.name = name;
+  a.plugin = plugin;
+  byName_.emplace(a.name, a.id);
+  return a.id;
 }
 
-void AxiomRegistry::addOperator(std::string op, std::string type, std::string axiom) {
-  ops_.push_back({std::move(op), std::move(type), std::move(axiom)});
-}
-
-const AxiomDef* AxiomRegistry::find(std::string_view name) const {
+AxiomId AxiomTable::find(std::string_view name) const {
   auto it = byName_.find(name);
-  return it == byName_.end() ? nullptr : it->second;
+  return it == byName_.end() ? kNoAxiom : it->second;
 }
 
-const std::string* AxiomRegistry::operatorAxiom(std::string_view op, std::string_view type) const {
-  for (auto& o : ops_)
-    if (o.op == op && o.type == type) return &o.axiom;
-  return nullptr;
+AxiomId AxiomTable::operatorAxiom(std::string_view op, AxiomId type) const {
+  for (AxiomId id : operators_)
+    if (rows_[id].opType == type && rows_[id].op == op) return id;
+  return kNoAxiom;
 }
 
-const std::string* AxiomRegistry::operatorOf(std::string_view axiom) const {
-  for (auto& o : ops_)
-    if (o.axiom == axiom) return &o.op;
-  return nullptr;
-}
-
-bool AxiomRegistry::isOperator(std::string_view op) const {
-  for (auto& o : ops_)
-    if (o.op == op) return true;
-  return false;
+void AxiomTable::setOperator(AxiomId id, std::string_view op, AxiomId type) {
+  Axiom& a = rows_[id];
+  if (a.op.empty()) operators_.push_back(id);
+  a.op = op;
+  a.opType = type;
 }
 
 } // namespace thorin

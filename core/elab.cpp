@@ -309,10 +309,11 @@ Tm* Elab::check(Cxt& c, Raw* r, Val* a) {
   }
   case RKind::Hole: return freshMeta(c, a, r->span, {MetaOrigin::Hole, {}});
   case RKind::Number:
-    if (const std::string* ty = axiomHead(f)) {
-      if (*ty == "%core.Nat" || *ty == "%core.I64" || *ty == "%core.F64")
-        return checkNumber(r, ty->c_str());
-      if (*ty == "%core.Idx" && f->sp && f->sp->len == 1) return checkIndex(c, r, f->sp->arg);
+    if (AxiomId ty = axiomHead(f); ty != kNoAxiom) {
+      const AxiomTable& t = AxiomTable::get();
+      for (Builtin b : {Builtin::Nat, Builtin::I64, Builtin::F64})
+        if (t.is(ty, b)) return checkNumber(r, b);
+      if (t.is(ty, Builtin::Idx) && f->sp && f->sp->len == 1) return checkIndex(c, r, f->sp->arg);
     }
     if (f->tag == VTag::Flex) return postponeNumber(c, r, a);
     break;
@@ -368,7 +369,7 @@ Tm* Elab::filter(Cxt& c, RLam* l) {
     bool& f;
     ~Reset() { f = false; }
   } reset{inFilter_};
-  return check(c, l->filter, builtinType("%core.Bool", l->filter->span));
+  return check(c, l->filter, builtinType(Builtin::Bool, l->filter->span));
 }
 
 std::pair<Tm*, Val*> Elab::inferVar(Cxt& c, RVar* r) {
@@ -721,7 +722,7 @@ std::pair<Tm*, Val*> Elab::infer(Cxt& c, Raw* r) {
       if (l->visible && l->name == k->name) {
         Tm* t = mkTm(w_.perm, TTag::Known);
         t->n = c.lvl - l->lvl - 1;
-        return {t, builtinType("%core.Bool", r->span)};
+        return {t, builtinType(Builtin::Bool, r->span)};
       }
     fail(r->span, fmt::format("'{}' is not a parameter here", str(k->name)),
          {"?x asks whether the parameter x is statically known at a call"});

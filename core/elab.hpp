@@ -4,6 +4,7 @@
 #pragma once
 #include <utility>
 
+#include "axiom.hpp"
 #include "syntax.hpp"
 #include "unify.hpp"
 
@@ -87,7 +88,7 @@ private:
   std::pair<Tm*, Val*> inferProj(Cxt& c, RProj* r);
   std::pair<Tm*, Val*> inferVar(Cxt& c, RVar* r);
   // Builtin data (literals, operators, conditionals, arrays): elab_builtin.cpp.
-  Tm* checkNumber(Raw* r, const char* type);
+  Tm* checkNumber(Raw* r, Builtin type);
   // A literal checked against an unsolved metavariable: a fresh meta for its
   // value, decided by finish() once the type is known (`build 4 (λ i. 10)`
   // checked against `Array 4 I64` learns that A is I64 only from the result).
@@ -116,13 +117,16 @@ private:
   std::pair<Tm*, Val*> elabBinOp(Cxt& c, RBinOp* r, Val* expected);
   void noOperatorOn(Cxt& c, RBinOp* r, Val* ty);
   std::pair<Tm*, Val*> elabArray(Cxt& c, RArray* r, Val* expected);
-  /// The builtin type or constant `%core.X` (an error if the plugin is not loaded).
-  TopId builtin(const char* axiomName, Span where);
-  Val* builtinType(const char* axiomName, Span where) {
-    return w_.topHead(builtin(axiomName, where));
+  /// The entry declaring the axiom `id` (an error if its plugin is not loaded).
+  TopId axiomTop(AxiomId id, Span where);
+  /// The builtin type or constant playing role `b` (an error if no loaded
+  /// plugin provides it).
+  TopId builtin(Builtin b, Span where);
+  Val* builtinType(Builtin b, Span where) {
+    return w_.topHead(builtin(b, where));
   }
   /// If `v` (forced) is an axiom applied to nothing but `args`, its name.
-  const std::string* axiomHead(Val* v);
+  AxiomId axiomHead(Val* v);
   static Tm* tyTm(World& w, Local* l);
   const uint8_t* mask(const Cxt& c);
   Val* evalIn(Cxt& c, Tm* t);

@@ -18,21 +18,32 @@
 
 namespace thorin {
 
-TopId Elab::builtin(const char* axiomName, Span where) {
-  int32_t id = w_.resolve(intern(axiomName));
+TopId Elab::axiomTop(AxiomId ax, Span where) {
+  const Axiom& a = AxiomTable::get()[ax];
+  int32_t id = w_.resolve(intern(a.name));
   if (id < 0 || !w_.tops[id].axiom)
     fail(where,
-         fmt::format("this needs the builtin '{}' of the core plugin, which is not loaded",
-                     axiomName),
-         {"the core plugin is loaded unless thorin runs with --no-prelude"});
+         fmt::format("this needs the axiom '{}' of the plugin '{}', which is not loaded", a.name,
+                     a.plugin),
+         {"builtin data comes with the prelude unless thorin runs with --no-prelude"});
   return TopId(id);
 }
 
-const std::string* Elab::axiomHead(Val* v) {
-  v = forceAll(w_, v);
-  if (v->tag != VTag::Top || !w_.tops[v->n].axiom) return nullptr;
-  return &w_.tops[v->n].axiom->name;
+TopId Elab::builtin(Builtin b, Span where) {
+  AxiomId ax = AxiomTable::get().builtin(b);
+  if (ax == kNoAxiom)
+    fail(where, fmt::format("this needs the builtin {}, which no loaded plugin provides",
+                            builtinName(b)));
+  return axiomTop(ax, where);
 }
+
+AxiomId Elab::axiomHead(Val* v) {
+  v = forceAll(w_, v);
+  if (v->tag != VTag::Top || !w_.tops[v->n].axiom) return kNoAxiom;
+  return w_.tops[v->n].axiom->id;
+}
+
+static bool isBuiltin(AxiomId id, Builtin b) { return AxiomTable::get().is(id, b); }
 
 static std::string_view text(Raw* r) {
   return std::string_view(r->span.src->text).substr(r->span.begin, r->span.end - r->span.begin);
@@ -58,7 +69,7 @@ void Elab::cannotHaveType(Cxt& c, Raw* r, Val* expected) {
     // (The builtin types as this context prints them: `Nat@core.thorin:…`
     // where a definition of the user's shadows the name.)
     std::string types;
-    for (const char* t : {"%core.Nat", "%core.I64", "%core.F64"})
+    for (Builtin t : {Builtin::Nat, Builtin::I64, Builtin::F64})
       types += showVal(c, builtinType(t, r->span)) + ", ";
     fail(r->span,
          fmt::format("the numeric literal {} cannot have type {}", numberText(r),
@@ -75,16 +86,16 @@ void Elab::cannotHaveType(Cxt& c, Raw* r, Val* expected) {
 
 // The type of a literal nothing gives a type: Nat, or an F64 (`2.5`), or an
 // I64 when negative (`-5`).
-static const char* defaultNumberType(Raw* r) {
+static Builtin defaultNumberType(Raw* r) {
   std::string s = numberText(r);
-  return isFloatText(s) ? "%core.F64" : s[0] == '-' ? "%core.I64" : "%core.Nat";
+  return isFloatText(s) ? Builtin::F64 : s[0] == '-' ? Builtin::I64 : Builtin::Nat;
 }
 
 // Of two literals, the one whose type the other can take: F64 (`2.5`) over
 // I64 (`-5`) over Nat.
 static int literalRank(Raw* r) {
-  std::string_view t = defaultNumberType(r);
-  return t == "%core.F64" ? 2 : t == "%core.I64" ? 1 : 0;
+  Builtin t = defaultNumberType(r);
+  return t == Builtin::F64 ? 2 : t == Builtin::I64 ? 1 : 0;
 }
 
 // A literal written as an F64 where a whole number is expected.
@@ -97,10 +108,9 @@ static int literalRank(Raw* r) {
        {note});
 }
 
-Tm* Elab::checkNumber(Raw* r, const char* type) {
+Tm* Elab::checkNumber(Raw* r, Builtin ty) {
   std::string s = numberText(r);
-  std::string_view ty = type;
-  if (ty == "%core.F64") {
+  if (ty == Builtin::F64) {
     // Too large is an error (as Rust's overflowing_literals); too small
     // rounds, to a subnormal or to 0 (as in C, Rust, Haskell).
     double d = std::strtod(s.c_str(), nullptr);
@@ -110,14 +120,14 @@ Tm* Elab::checkNumber(Raw* r, const char* type) {
     return tmOfLit(w_.perm, vF64(w_, d));
   }
   if (isFloatText(s))
-    notWhole(r, s, ty == "%core.Nat" ? "a Nat" : "an I64",
+    notWhole(r, s, ty == Builtin::Nat ? "a Nat" : "an I64",
              "Nat and I64 literals are digits only, e.g. 3");
-  if (s[0] == '-' && ty == "%core.Nat")
+  if (s[0] == '-' && ty == Builtin::Nat)
     fail(r->span, fmt::format("the literal {} is negative, but a Nat is expected", s),
          {"Nats are 0, 1, 2, …; negative numbers are I64s or F64s"});
   mpz_t z;
   mpz_init_set_str(z, s.c_str(), 10);
-  if (ty == "%core.I64") {
+  if (ty == Builtin::I64) {
     bool fits = mpz_fits_slong_p(z);
     int64_t x = fits ? mpz_get_si(z) : 0;
     mpz_clear(z);
@@ -150,9 +160,9 @@ Tm* Elab::checkIndex(Cxt& c, Raw* r, Val* size) {
     return tmOfLit(w_.perm, vLit(w_, LitKind::Idx, k));
   }
   Tm* of = mkTm(w_.perm, TTag::Top);
-  of->n = builtin("%core.idx.of", r->span);
+  of->n = builtin(Builtin::IdxOf, r->span);
   Tm* a = mkApp(w_.perm, of, quote(w_, w_.perm, c.lvl, size), Icit::Impl);
-  Tm* t = mkApp(w_.perm, a, checkNumber(r, "%core.Nat"), Icit::Expl);
+  Tm* t = mkApp(w_.perm, a, checkNumber(r, Builtin::Nat), Icit::Expl);
   t->m = w_.addSpan(r->span);
   return t;
 }
@@ -187,7 +197,7 @@ void Elab::finish(int64_t onlyOf) {
 
 void Elab::decideNumber(Postponed& p) {
   if (force(w_, p.ty)->tag == VTag::Flex) {
-    const char* def = defaultNumberType(p.r);
+    Builtin def = defaultNumberType(p.r);
     unifyOrFail(p.c, p.r->span, p.ty, builtinType(def, p.r->span));
   }
   Tm* lit = check(p.c, p.r, p.ty); // (a literal now, or the usual error)
@@ -209,14 +219,14 @@ void Elab::decideOperator(Postponed& p) {
 }
 
 std::pair<Tm*, Val*> Elab::inferNumber(Raw* r) {
-  const char* ty = defaultNumberType(r);
+  Builtin ty = defaultNumberType(r);
   Val* vty = builtinType(ty, r->span);
   return {checkNumber(r, ty), vty};
 }
 
 std::pair<Tm*, Val*> Elab::inferString(Raw* r) {
   std::string_view s = text(r);
-  Val* vty = builtinType("%core.String", r->span);
+  Val* vty = builtinType(Builtin::String, r->span);
   return {tmOfLit(w_.perm, vStr(w_, unescape(s.substr(1, s.size() - 2)))), vty};
 }
 
@@ -229,13 +239,13 @@ static Tm* mkIf(Arena& a, Tm* c, Tm* t, Tm* e) {
 }
 
 Tm* Elab::checkIf(Cxt& c, RIf* r, Val* a) {
-  Tm* cond = check(c, r->cond, builtinType("%core.Bool", r->span));
+  Tm* cond = check(c, r->cond, builtinType(Builtin::Bool, r->span));
   Tm* t = check(c, r->then, a);
   return mkIf(w_.perm, cond, t, check(c, r->els, a));
 }
 
 std::pair<Tm*, Val*> Elab::inferIf(Cxt& c, RIf* r) {
-  Tm* cond = check(c, r->cond, builtinType("%core.Bool", r->span));
+  Tm* cond = check(c, r->cond, builtinType(Builtin::Bool, r->span));
   auto [t, ty] = inferInsert(c, r->then);
   return {mkIf(w_.perm, cond, t, check(c, r->els, ty)), ty};
 }
@@ -255,9 +265,9 @@ static Tm* app2(Arena& a, TopId f, Tm* x, Tm* y) {
 // The operands' type `ty` (known) has no operator r->op: the error.
 void Elab::noOperatorOn(Cxt& c, RBinOp* r, Val* ty) {
   if (forceAll(w_, ty)->tag == VTag::Flex) return;
-  const std::string* tyName = axiomHead(ty);
+  AxiomId tyAx = axiomHead(ty);
   std::string_view op = str(r->op);
-  if (tyName && AxiomRegistry::get().operatorAxiom(op, *tyName)) return;
+  if (tyAx != kNoAxiom && AxiomTable::get().operatorAxiom(op, tyAx) != kNoAxiom) return;
   fail(r->opSpan, fmt::format("no operator '{}' on values of type {}", op, showVal(c, ty)),
        {"arithmetic works on Nat, I64 and F64; == and != also on Bool and String"});
 }
@@ -265,19 +275,20 @@ void Elab::noOperatorOn(Cxt& c, RBinOp* r, Val* ty) {
 std::pair<Tm*, Val*> Elab::elabBinOp(Cxt& c, RBinOp* r, Val* expected) {
   std::string_view op = str(r->op);
   if (op == "&&" || op == "||") { // short-circuiting: conditionals
-    Val* b = builtinType("%core.Bool", r->span);
+    Val* b = builtinType(Builtin::Bool, r->span);
     Tm* x = check(c, r->lhs, b);
     Tm* y = check(c, r->rhs, b);
     Tm* k = mkTm(w_.perm, TTag::Top);
-    k->n = builtin(op == "&&" ? "%core.false" : "%core.true", r->span);
+    k->n = builtin(op == "&&" ? Builtin::False : Builtin::True, r->span);
     return {op == "&&" ? mkIf(w_.perm, x, y, k) : mkIf(w_.perm, x, k, y), b};
   }
   bool arith = op == "+" || op == "-" || op == "*" || op == "/" || op == "%";
   Val* ty = nullptr;
   Tm *x, *y;
   if (expected && arith)
-    if (const std::string* n = axiomHead(expected))
-      if (*n == "%core.Nat" || *n == "%core.I64" || *n == "%core.F64") ty = expected;
+    if (AxiomId n = axiomHead(expected);
+        isBuiltin(n, Builtin::Nat) || isBuiltin(n, Builtin::I64) || isBuiltin(n, Builtin::F64))
+      ty = expected;
   if (ty) {
     x = check(c, r->lhs, ty);
     y = check(c, r->rhs, ty);
@@ -298,7 +309,7 @@ std::pair<Tm*, Val*> Elab::elabBinOp(Cxt& c, RBinOp* r, Val* expected) {
   if (Val* f = force(w_, ty); f->tag == VTag::Flex) {
     static constexpr std::string_view kCompare[] = {"==", "!=", "<", "<=", ">", ">="};
     bool compare = std::find(std::begin(kCompare), std::end(kCompare), op) != std::end(kCompare);
-    Val* resTy = compare ? builtinType("%core.Bool", r->span) : ty;
+    Val* resTy = compare ? builtinType(Builtin::Bool, r->span) : ty;
     Tm* m = freshMeta(c, resTy, r->span, {MetaOrigin::Hole, {}});
     postponed_.push_back({c, r, ty, m, x, y});
     return {m, resTy};
@@ -308,16 +319,16 @@ std::pair<Tm*, Val*> Elab::elabBinOp(Cxt& c, RBinOp* r, Val* expected) {
 
 std::pair<Tm*, Val*> Elab::operation(Cxt& c, RBinOp* r, Tm* x, Tm* y, Val* ty) {
   std::string_view op = str(r->op);
-  const std::string* tyName = axiomHead(ty);
-  const std::string* ax = tyName ? AxiomRegistry::get().operatorAxiom(op, *tyName) : nullptr;
-  if (!ax) {
+  AxiomId tyAx = axiomHead(ty);
+  AxiomId ax = tyAx != kNoAxiom ? AxiomTable::get().operatorAxiom(op, tyAx) : kNoAxiom;
+  if (ax == kNoAxiom) {
     if (forceAll(w_, ty)->tag == VTag::Flex)
       fail(r->opSpan,
            fmt::format("cannot tell which '{}' is meant: the operands' type is not known", op),
            {"give the operands a type, e.g. λ (x : I64). x + 1, or (e : I64)"});
     noOperatorOn(c, r, ty);
   }
-  TopId f = builtin(ax->c_str(), r->opSpan);
+  TopId f = axiomTop(ax, r->opSpan);
   Val* fty = forceAll(w_, w_.topType(f));
   Val* resTy = forceAll(w_, apply(w_, fty, vUnused()));
   resTy = apply(w_, resTy, vUnused());
@@ -330,8 +341,7 @@ std::pair<Tm*, Val*> Elab::elabArray(Cxt& c, RArray* r, Val* expected) {
   Val* elemTy = nullptr;
   if (expected) {
     Val* f = forceAll(w_, expected);
-    const std::string* n = axiomHead(f);
-    if (n && *n == "%core.Array" && f->sp && f->sp->len == 2) elemTy = f->sp->arg;
+    if (isBuiltin(axiomHead(f), Builtin::Array) && f->sp && f->sp->len == 2) elemTy = f->sp->arg;
   }
   Tm* t = mkTm(w_.perm, TTag::Arr);
   t->n = r->n;
@@ -346,7 +356,7 @@ std::pair<Tm*, Val*> Elab::elabArray(Cxt& c, RArray* r, Val* expected) {
   }
   for (; i < r->n; ++i)
     t->elems[i] = check(c, r->elems[i], elemTy);
-  Val* arr = w_.topHead(builtin("%core.Array", r->span));
+  Val* arr = w_.topHead(builtin(Builtin::Array, r->span));
   Val* ty = vApp(w_, vApp(w_, arr, vLit(w_, LitKind::Nat, r->n), Icit::Expl), elemTy, Icit::Expl);
   return {t, ty};
 }

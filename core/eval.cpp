@@ -10,6 +10,7 @@
 #include "guard.hpp"
 #include "literal.hpp"
 #include "per_thread.hpp"
+#include "runner.hpp"
 
 namespace thorin {
 
@@ -47,7 +48,7 @@ static Val* neutral(World& w, Val* head, Spine* sp) {
 // An axiom applied to exactly its arity: run its normalizer on the forced
 // arguments. nullptr: stuck (the application stays neutral).
 static Val* normalizeAxiom(World& w, Val* v) {
-  const AxiomDef* ax = w.tops[v->n].axiom;
+  const Axiom* ax = w.tops[v->n].axiom;
   if (!v->sp || v->sp->len != ax->arity) return nullptr;
   constexpr size_t kMax = 8;
   Val* args[kMax];
@@ -91,7 +92,8 @@ static Val* axiomApp(World& w, Val* v) {
 }
 
 Val* natOffset(World& w, Val* v, uint64_t& k) {
-  if (v->tag != VTag::Top || !v->axiom || w.tops[v->n].axiom->name != "%core.nat.add")
+  if (v->tag != VTag::Top || !v->axiom ||
+      !AxiomTable::get().is(w.tops[v->n].axiom->id, Builtin::NatAdd))
     return nullptr;
   Spine* sp = v->sp;
   if (!sp || sp->len != 2 || sp->kind != Elim::App || sp->prev->kind != Elim::App) return nullptr;
@@ -256,9 +258,11 @@ static uint32_t closedArity(World& w, TopId id) {
   auto builtinData = [&](Tm* t) {
     Val* v = forceAll(w, eval(w, nullptr, t));
     if (v->tag != VTag::Top || v->sp || !w.tops[v->n].axiom) return false;
-    const std::string& n = w.tops[v->n].axiom->name;
-    return n == "%core.Nat" || n == "%core.I64" || n == "%core.F64" || n == "%core.Bool" ||
-           n == "%core.String";
+    AxiomId id = w.tops[v->n].axiom->id;
+    const AxiomTable& axioms = AxiomTable::get();
+    return axioms.is(id, Builtin::Nat) || axioms.is(id, Builtin::I64) ||
+           axioms.is(id, Builtin::F64) || axioms.is(id, Builtin::Bool) ||
+           axioms.is(id, Builtin::String);
   };
   uint32_t arity = 0;
   Tm* ty = e.type;
@@ -282,7 +286,7 @@ static Val* tryClosedCall(World& w, Val* v) {
     if (a->tag != VTag::Lit) return nullptr;
     args[--i] = a;
   }
-  return w.closedCall(w, v->n, args, arity, w.closedCallCtx);
+  return w.runner->closedCall(w, v->n, args, arity);
 }
 
 // Records a fact about v's definition on v and on the definition's head, from
@@ -321,7 +325,7 @@ static bool plainTop(World& w, Val* f) {
     recursiveTop(w, f);
     if (!(f->topFacts & kTopNotRecursive)) return false; // recursive, or no definition yet
   }
-  if (w.closedCall && !(f->topFacts & kTopNotClosedCallable)) {
+  if (w.runner && !(f->topFacts & kTopNotClosedCallable)) {
     if (closedArity(w, f->n)) return false;
     learn(w, f, kTopNotClosedCallable);
   }
@@ -490,7 +494,7 @@ Val* unfold(World& w, Val* v) {
 static Val* unfoldTop(World& w, Val* v) {
   if (v->axiom) // an argument may have been solved since (2: stuck for good)
     return v->axiom == 1 ? normalizeAxiom(w, v) : nullptr;
-  if (w.closedCall && v->sp && !(v->topFacts & kTopNotClosedCallable)) {
+  if (w.runner && v->sp && !(v->topFacts & kTopNotClosedCallable)) {
     if (Val* r = tryClosedCall(w, v)) return r;
     if (w.tops[v->n].closedCallable == 0) learn(w, v, kTopNotClosedCallable);
   }

@@ -228,6 +228,11 @@ void Parser::directive(Entry& out) {
       unexpected("a file name after .import");
     }
     if (out.path.empty()) fail(span(d.begin, d.end), "expected a file name after .import");
+  } else if (name == ".plugin") {
+    out.kind = EntryKind::Plugin;
+    Token n = expect(Tok::Ident, "the name of a plugin after .plugin");
+    out.path = std::string(str(ident(n)));
+    out.nameSpan = span(n.begin, n.end);
   } else if (name == ".check" || name == ".nf" || name == ".eval") {
     out.kind = name == ".check" ? EntryKind::Check
                : name == ".nf"  ? EntryKind::Nf
@@ -242,7 +247,7 @@ void Parser::directive(Entry& out) {
     out.ty = term();
   } else {
     fail(span(d.begin, d.end),
-         fmt::format("unknown directive '{}' (known: .import, .check, .nf, .eval, .ax)", name));
+         fmt::format("unknown directive '{}' (known: .import, .plugin, .check, .nf, .eval, .ax)", name));
   }
 }
 

@@ -26,9 +26,9 @@ struct InfixOp {
 };
 static std::optional<InfixOp> infixOf(const TopEntry& e) {
   if (!e.axiom) return std::nullopt;
-  const std::string* op = AxiomRegistry::get().operatorOf(e.axiom->name);
-  if (!op) return std::nullopt;
-  return InfixOp{*op, infixPrec(*op)};
+  const std::string& op = e.axiom->op;
+  if (op.empty()) return std::nullopt;
+  return InfixOp{op, infixPrec(op)};
 }
 
 struct Printer {

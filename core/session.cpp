@@ -13,17 +13,13 @@ namespace thorin {
 
 namespace fs = std::filesystem;
 
-#ifndef THORIN_PLUGIN_DIR
-#define THORIN_PLUGIN_DIR "plugins"
-#endif
-
-std::string pluginDir() {
-  if (const char* p = std::getenv("THORIN_PLUGIN_DIR")) return p;
-  return THORIN_PLUGIN_DIR;
-}
-
 std::string preludeDir() {
   if (const char* p = std::getenv("THORIN_PRELUDE_DIR")) return p;
+  // An installed thorin: <prefix>/bin/thorin and <prefix>/share/thorin/prelude.
+  std::error_code ec;
+  fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+  fs::path installed = exe.parent_path().parent_path() / "share" / "thorin" / "prelude";
+  if (!ec && fs::exists(installed / "prelude.thorin", ec)) return installed.string();
   return THORIN_PRELUDE_DIR;
 }
 
@@ -41,7 +37,7 @@ Session::~Session() = default;
 bool Session::loadPrelude(TopLevel& tl) {
   std::error_code ec;
   std::vector<std::string> files;
-  bool ok = tl.loadPlugin(pluginDir(), "core");
+  bool ok = true;
   for (auto& e : fs::directory_iterator(preludeDir(), ec))
     if (e.path().extension() == ".thorin") files.push_back(e.path().string());
   std::sort(files.begin(), files.end());

@@ -127,7 +127,18 @@ template <class T> T* as(Raw* r) { return static_cast<T*>(r); }
 
 /// A top-level entry of a file or a REPL input.
 // Signature: `x : A` alone, completed by a following entry `x = t` (Agda style).
-enum class EntryKind : uint8_t { Def, Signature, Import, Check, Nf, Eval, Postulate, Expr, Other };
+enum class EntryKind : uint8_t {
+  Def,
+  Signature,
+  Import,
+  Plugin,
+  Check,
+  Nf,
+  Eval,
+  Postulate,
+  Expr,
+  Other
+};
 
 struct Entry {
   EntryKind kind;
@@ -141,7 +152,7 @@ struct Entry {
   Raw* filter = nullptr;
   bool filterAlways = false;
   Span filterSpan;
-  std::string path;      // Import
+  std::string path;      // Import: the file; Plugin: the plugin's name
   std::string directive; // Other: the directive's name, e.g. ".eval"
 };
 

@@ -197,6 +197,10 @@ bool TopLevel::loadSource(const std::string& path, std::string text, const std::
       if (!loadFile(resolveImport(importBase / e.path), e.nameSpan, prelude)) return false;
       continue;
     }
+    if (e.kind == EntryKind::Plugin) {
+      if (!usePlugin(e.path, e.nameSpan)) return false;
+      continue;
+    }
     Timer te(timed);
     bool isDef = record && (e.kind == EntryKind::Def || e.kind == EntryKind::Postulate);
     Reuse reuse = isDef ? keepEntry(e, src, begin, file) : Reuse::NewText;
@@ -269,6 +273,8 @@ void TopLevel::elaborate(const Entry& e, bool prelude) {
   case EntryKind::Eval: evalQuery(e.def); break;
   case EntryKind::Expr: showQuery(e.def, Show::Both); break;
   case EntryKind::Import: fail(e.span, ".import is only allowed in files (use :l at the prompt)");
+  case EntryKind::Plugin: // loaded by loadSource, replEntry and replBlock
+
   case EntryKind::Signature: // completed by completeSignature() before elaboration
   case EntryKind::Other: break;
   }
@@ -282,13 +288,14 @@ void TopLevel::define(const Entry& e, bool prelude) {
   Timer t(e.elabtime);
   Tm* ty;
   Tm* def = nullptr;
-  const AxiomDef* axiom = nullptr;
+  const Axiom* axiom = nullptr;
   int32_t self = -1; // a definition with a signature is in scope in its own body
   int32_t shadowed = w_.lookupTop(e.name);
   if (e.kind == EntryKind::Postulate) {
-    axiom = bindAxiom(e);
+    bool isAxiom = declaresAxiom(e);
     ty = el.check(c, e.ty, vUniverse());
     el.finish();
+    if (isAxiom) axiom = bindAxiom(e, ty);
   } else if (e.ty) {
     ty = el.check(c, e.ty, vUniverse());
     el.finish(); // (the body is checked against a type without open literals)
@@ -338,25 +345,67 @@ void TopLevel::define(const Entry& e, bool prelude) {
   }
 }
 
-const AxiomDef* TopLevel::bindAxiom(const Entry& e) {
+bool TopLevel::declaresAxiom(const Entry& e) {
   std::string_view name = str(e.name);
-  if (name.empty() || name[0] != '%') return nullptr; // an ordinary postulate
+  if (name.empty() || name[0] != '%') return false; // an ordinary postulate
   std::string prefix = "%" + plugin_ + ".";
   if (plugin_.empty() || name.substr(0, prefix.size()) != prefix)
     fail(e.nameSpan,
          fmt::format("the axiom '{}' can only be declared in its plugin's own file", name),
          {"write `.ax x : A` for a postulate"});
-  const AxiomDef* d = AxiomRegistry::get().find(name);
-  if (!d)
-    fail(e.nameSpan, fmt::format("the plugin '{}' has no code for the axiom '{}'", plugin_, name));
-  return d;
+  return true;
 }
 
-bool TopLevel::loadPlugin(const std::string& dir, const std::string& name) {
-  plugin_ = name;
-  bool ok = loadFile((fs::path(dir) / name / (name + ".thorin")).string(), {}, true);
-  plugin_.clear();
-  return ok;
+// The axiom's row: made here if the plugin's library has no code for it (a
+// stuck constant, like a postulate); its arity is its declared type's Π
+// binders, whatever the library assumed.
+const Axiom* TopLevel::bindAxiom(const Entry& e, Tm* ty) {
+  AxiomTable& table = AxiomTable::get();
+  Axiom& a = table[table.intern(str(e.name), plugin_)];
+  uint32_t arity = 0;
+  for (Val* t = forceAll(w_, eval(w_, nullptr, ty)); t->tag == VTag::Pi;
+       t = forceAll(w_, apply(w_, t, vUnused())))
+    ++arity;
+  if (a.declared && a.arity != arity && (a.norm || a.hasCode))
+    fail(e.nameSpan,
+         fmt::format("the axiom '{}' was declared with {} arguments before, and its code "
+                     "assumes that many; now it has {}",
+                     a.name, a.arity, arity),
+         {"a plugin's axioms keep their types while thorin runs: restart it after changing them"});
+  a.arity = arity;
+  a.declared = true;
+  return &a;
+}
+
+bool TopLevel::usePlugin(const std::string& name, Span at) {
+  PluginLoad found;
+  try {
+    if (!opts_.plugins) fail(at, "this thorin cannot load plugins");
+    found = opts_.plugins->load(name);
+  } catch (Error& err) {
+    Diagnostic d = err.diags.front();
+    if (!d.span.src) d.span = at;
+    printError(Error(d));
+    return false;
+  }
+  std::string outer = std::exchange(plugin_, name);
+  bool ok = loadFile(found.file, at, true); // (once per world: loadedFiles)
+  plugin_ = outer;
+  if (!ok) return false;
+  // A library built from another version of NAME.thorin.
+  const AxiomTable& table = AxiomTable::get();
+  for (AxiomId id : found.axioms) {
+    int32_t top = w_.resolve(intern(table[id].name));
+    if (top >= 0 && w_.tops[top].axiom) continue;
+    printError(Error(Diagnostic{
+        at,
+        fmt::format("the library of the plugin '{}' has code for the axiom '{}', which {}.thorin "
+                    "does not declare",
+                    name, table[id].name, name),
+        {"rebuild the plugin: its library and its .thorin file must come from the same sources"}}));
+    return false;
+  }
+  return true;
 }
 
 void TopLevel::evalQuery(Raw* r) {
@@ -370,17 +419,17 @@ void TopLevel::evalQuery(Raw* r) {
   out_ << opts_.runner->run(w_, t, ty, r->span) << "\n";
 }
 
-// The head axiom of a type (`%core.Array` for `Array n String`), or "".
-static std::string_view headAxiom(World& w, Val* v) {
+// Is the head of a type (`Array` for `Array n String`) the builtin `b`?
+static bool headIs(World& w, Val* v, Builtin b) {
   v = forceAll(w, v);
-  if (v->tag != VTag::Top || !w.tops[v->n].axiom) return {};
-  return w.tops[v->n].axiom->name;
+  return v->tag == VTag::Top && w.tops[v->n].axiom &&
+         AxiomTable::get().is(w.tops[v->n].axiom->id, b);
 }
 
 static bool isArrayOfStrings(World& w, Val* v) {
   Val* f = forceAll(w, v);
-  return headAxiom(w, f) == "%core.Array" && f->sp && f->sp->len == 2 &&
-         headAxiom(w, f->sp->arg) == "%core.String";
+  return headIs(w, f, Builtin::Array) && f->sp && f->sp->len == 2 &&
+         headIs(w, f->sp->arg, Builtin::String);
 }
 
 // Applies `main` to the program's arguments: `main : {n : Nat} → Array n
@@ -396,7 +445,7 @@ static Tm* applyToArgs(World& w, Tm* t, Val*& ty, const std::vector<std::string>
     return a;
   };
   Val* f = forceAll(w, ty);
-  if (f->tag == VTag::Pi && headAxiom(w, f->a) == "%core.Nat") {
+  if (f->tag == VTag::Pi && headIs(w, f->a, Builtin::Nat)) {
     Val* n = vLit(w, LitKind::Nat, args.size());
     Val* rest = forceAll(w, apply(w, f, n));
     if (rest->tag == VTag::Pi && isArrayOfStrings(w, rest->a)) {
@@ -442,7 +491,7 @@ bool TopLevel::evalMain(TopId id, const std::vector<std::string>& args) {
     t = applyToArgs(w_, t, ty, args, e.span);
     // A program's output: a String prints as its text, a Unit not at all.
     std::string s = opts_.runner->run(w_, t, ty, e.span, true);
-    if (headAxiom(w_, ty) != "%core.Unit") out_ << s << "\n";
+    if (!headIs(w_, ty, Builtin::Unit)) out_ << s << "\n";
   });
 }
 
@@ -535,7 +584,7 @@ bool TopLevel::residualQuery(const std::string& text, uint32_t from) {
   return ok;
 }
 
-// By running code when the runtime can (jit/normalize.cpp), else by the evaluator.
+// By running code when the runtime can (runtime/readback.cpp), else by the evaluator.
 Tm* TopLevel::normalForm(Tm* t, Val* ty) {
   if (opts_.runner)
     if (Tm* nf = opts_.runner->normalize(w_, w_.scratch, t, ty)) return nf;
@@ -582,6 +631,11 @@ bool TopLevel::replInput(const std::string& text, bool* incomplete, bool* awaits
   }
   if (e.kind == EntryKind::Import) // (the input stays: an error points into it)
     return load({resolveImport(e.path)}, e.nameSpan);
+  if (e.kind == EntryKind::Plugin) { // (all or nothing, as a load)
+    bool ok = usePlugin(e.path, e.nameSpan);
+    if (!ok) w_.rollback(snap);
+    return ok;
+  }
   bool keep = e.kind == EntryKind::Def || e.kind == EntryKind::Postulate;
   bool ok = transaction(w_, *this, e.span, true, [&] { elaborate(e, false); });
   if (ok && !keep) w_.rollback(snap);
@@ -623,6 +677,13 @@ bool TopLevel::replBlock(const std::string& text, bool* incomplete) {
       printError(Error(Diagnostic{e.span, ".import is not allowed in a :{ block (use :l)", {}}));
       w_.rollback(snap);
       return false;
+    }
+    if (e.kind == EntryKind::Plugin) {
+      if (!usePlugin(e.path, e.nameSpan)) {
+        w_.rollback(snap);
+        return false;
+      }
+      continue;
     }
     bool keep = e.kind == EntryKind::Def || e.kind == EntryKind::Postulate;
     auto inner = w_.snapshot();

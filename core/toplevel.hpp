@@ -10,36 +10,17 @@
 #include <vector>
 
 #include "diagnostic.hpp"
+#include "runner.hpp"
 #include "syntax.hpp"
 #include "world.hpp"
 
 namespace thorin {
 
-/// Runs closed programs (`.eval`, `thorin run`): the runtime evaluator and
-/// the JIT live outside core/ (in jit/) and plug in here.
-class Runner {
-public:
-  virtual ~Runner() = default;
-  /// Evaluates the closed, elaborated term `t : ty`; returns its printed value
-  /// (a String as its bare text when `bare`, as a program's output).
-  /// Throws Error (located at `where` or inside `t`) on a run-time error.
-  virtual std::string run(World& w, Tm* t, Val* ty, Span where, bool bare = false) = 0;
-  /// The definition `id` was shadowed by a new one: drop its compiled code.
-  virtual void invalidate(World& w, TopId id) = 0;
-  /// A new world: install the runtime's hooks (World::closedCall).
-  virtual void attach(World& w) = 0;
-  /// `:residual`: the residual code of `id` applied to `args` (closed terms;
-  /// nullptr for a dynamic argument) after specialization.
-  virtual std::string residual(World& w, TopId id, const std::vector<Tm*>& args) = 0;
-  /// The normal form of the closed term `t : ty` computed by running code,
-  /// or nullptr to leave it to the evaluator (`normalize`).
-  virtual Tm* normalize(World&, Arena&, Tm*, Val*) { return nullptr; }
-};
-
 struct Options {
   bool time = false;             // print parse/elaboration time per file (`--time`, `:time`)
   bool prelude = true;           // load prelude/*.thorin into every new world
   Runner* runner = nullptr;      // `.eval` (none: an error)
+  PluginHost* plugins = nullptr; // `.plugin NAME` (none: an error)
   bool trackDependencies = true; // record what reloads need (`thorin check` does not)
 };
 
@@ -139,8 +120,9 @@ public:
   /// Runs the top-level definition `id` (`main`), applied to the program's
   /// arguments if it takes them, and prints its value (unless it is a Unit).
   bool evalMain(TopId id, const std::vector<std::string>& args = {});
-  /// Loads plugins/NAME/NAME.thorin, whose `.ax %NAME.x` bind the plugin's code.
-  bool loadPlugin(const std::string& dir, const std::string& name);
+  /// `.plugin NAME` at `at`: registers NAME's library (opts.plugins) and
+  /// loads NAME.thorin, whose `.ax %NAME.x` declare its axioms, once per world.
+  bool usePlugin(const std::string& name, Span at);
   World& world() { return w_; }
 
 private:
@@ -154,7 +136,9 @@ private:
   /// The normal form of the closed term `t : ty` (see Runner::normalize).
   Tm* normalForm(Tm* t, Val* ty);
   void evalQuery(Raw* r);
-  const struct AxiomDef* bindAxiom(const Entry& e);
+  /// Is `e` (a postulate) an axiom `%plugin.x` (an error outside its plugin's file)?
+  bool declaresAxiom(const Entry& e);
+  const struct Axiom* bindAxiom(const Entry& e, Tm* ty);
   template <class F> bool guarded(Span where, F&& body);
   // Incremental reloading (reload.cpp).
   enum class Reuse { NewText, SameText, Kept };

@@ -2,6 +2,7 @@
 
 #include "axiom.hpp"
 #include "literal.hpp"
+#include "runner.hpp"
 
 #include <algorithm>
 #include <cstdlib>
@@ -169,7 +170,7 @@ bool Unifier::convertClosed(Lvl l, Val* t, Val* u, UMode m) {
   Arena query(1 << 12);
   Tm* a = quote(w_, query, l, t, QuoteOpts{false, false});
   Tm* b = quote(w_, query, l, u, QuoteOpts{false, false});
-  if (w_.convertByRunning(w_, a, b, w_.closedCallCtx)) return true;
+  if (w_.runner->convertByRunning(w_, a, b)) return true;
   return go(l, t, u, m);
 }
 
@@ -234,7 +235,7 @@ bool Unifier::go(Lvl l, Val* t, Val* u, UMode mode) {
       if (t->tag == VTag::Top && u->tag == VTag::Top && t->n == u->n && recursiveTop(w_, t) &&
           goSp(l, t->sp, u->sp, UMode::Flex))
         return true;
-      if (t->tag == VTag::Top && u->tag == VTag::Top && w_.convertByRunning && !lazyOnly_ &&
+      if (t->tag == VTag::Top && u->tag == VTag::Top && w_.runner && !lazyOnly_ &&
           closedConstant(w_, t, 2) && closedConstant(w_, u, 2))
         return convertClosed(l, t, u, mode);
       // (A stuck recursive call is unfolded below only against something
@@ -1057,7 +1058,9 @@ int Unifier::natRules(Lvl l, Val*& t, Val*& u) {
 // Agda inverts constructor-headed functions so (`Vec ?n A ≟ A × Vec 2 A`
 // for `Vec (suc n) A = A × Vec n A`). True if ?m was solved.
 bool Unifier::invertNatElim(Lvl l, Val* elim, Val* rhs) {
-  if (elim->tag != VTag::Top || !elim->axiom || w_.tops[elim->n].axiom->name != "%core.nat.elim" ||
+  const AxiomTable& axioms = AxiomTable::get();
+  if (elim->tag != VTag::Top || !elim->axiom ||
+      !axioms.is(w_.tops[elim->n].axiom->id, Builtin::NatElim) ||
       !elim->sp || elim->sp->len != 4)
     return false;
   Val* args[4];
@@ -1073,7 +1076,7 @@ bool Unifier::invertNatElim(Lvl l, Val* elim, Val* rhs) {
   uint64_t want = headKey(w_, rhs, l);
   if (!zero || !succ || zero == succ || (want != zero && want != succ)) return false;
   if (want == zero) return go(l, n, vLit(w_, LitKind::Nat, 0), UMode::Rigid);
-  int32_t add = w_.axiomEntry("%core.nat.add");
+  int32_t add = w_.axiomEntry(axioms.builtin(Builtin::NatAdd));
   if (add < 0) return false;
   // ?m := λ xs. ?k xs + 1, with ?k of ?m's type (as pruneMeta builds it).
   MetaId m = n->n;

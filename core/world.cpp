@@ -1,6 +1,7 @@
 #include "world.hpp"
 
 #include "axiom.hpp"
+#include "runner.hpp"
 
 #include "eval.hpp"
 
@@ -82,7 +83,7 @@ World::Snapshot World::snapshot() const {
 }
 
 void World::rollback(const Snapshot& s) {
-  if (onRollback && tops.size() > s.tops) onRollback(*this, TopId(s.tops), closedCallCtx);
+  if (runner && tops.size() > s.tops) runner->onRollback(*this, TopId(s.tops));
   while (undo_.size() > s.undo) {
     topByName_[undo_.back().name] = undo_.back().old;
     undo_.pop_back();
@@ -183,9 +184,9 @@ Tm* World::varTm(Ix i) {
   return sharedLeaf(varTms_, TTag::Var, i);
 }
 
-int32_t World::axiomEntry(std::string_view name) const {
+int32_t World::axiomEntry(uint32_t axiom) const {
   for (TopId id = TopId(tops.size()); id-- > 0;)
-    if (tops[id].axiom && tops[id].axiom->name == name && !tops[id].retired) return int32_t(id);
+    if (tops[id].axiom && tops[id].axiom->id == axiom && !tops[id].retired) return int32_t(id);
   return -1;
 }
 

@@ -20,7 +20,7 @@ struct TopEntry {
   Tm* def = nullptr; // nullptr for a postulate
   Span span;
   bool prelude = false;
-  const struct AxiomDef* axiom = nullptr; // `.ax %plugin.name`: bound to plugin code
+  const struct Axiom* axiom = nullptr; // `.ax %plugin.name`: its row in the axiom table
   int32_t alias = -1;         // an axiom: the definition `Nat = %core.Nat` naming it, for printing
   uint64_t stamp = 0;         // unique per (entry, definition): ids are reused after a rollback
   int8_t closedCallable = -1; // a function on builtin data (see World::closedCall); -1: unknown
@@ -159,18 +159,10 @@ public:
   Tm* metaTypeTm(MetaId m);
   /// Builds a meta's closed type from its context (set by the elaborator).
   Tm* (*closeMetaType)(World& w, MetaId m) = nullptr;
-  /// Computes a closed call of a function on builtin data (all arguments
-  /// literals) with the runtime — compiled code once it is hot — instead of
-  /// unfolding it step by step. Returns a literal, or nullptr to unfold.
-  Val* (*closedCall)(World& w, TopId id, Val* const* args, uint32_t n, void* ctx) = nullptr;
-  void* closedCallCtx = nullptr;
-  /// Are the closed terms a and b (of the same type) convertible, decided by
-  /// running them (jit/convert.cpp)? true: yes; false: not known — the
-  /// evaluator decides, and explains a failure. Context: closedCallCtx.
-  bool (*convertByRunning)(World& w, Tm* a, Tm* b, void* ctx) = nullptr;
-  /// Top-level entries from `first` on are about to be rolled back (their ids
-  /// will be reused): the runtime forgets what it derived from them.
-  void (*onRollback)(World& w, TopId first, void* ctx) = nullptr;
+  /// The runtime that evaluation and unification may ask (core/runner.hpp:
+  /// closed calls, conversion by running code), or null; set by
+  /// Runner::attach.
+  class Runner* runner = nullptr;
   Val* var(Lvl l);
   /// The variable term with index i, shared: meta solutions and types are
   /// mostly variables, and these never change once built.
@@ -178,8 +170,8 @@ public:
   /// The term naming top-level entry `id`, shared likewise: a definition is
   /// named ~10 times in terms and solutions for each time it is defined.
   Tm* topTm(TopId id);
-  /// The entry in scope that declares axiom `name` (-1: none).
-  int32_t axiomEntry(std::string_view name) const;
+  /// The entry in scope that declares the axiom `id` (-1: none).
+  int32_t axiomEntry(uint32_t id) const;
 
 private:
   static Tm* sharedLeaf(StableVector<Tm>& table, TTag tag, uint32_t n);

@@ -14,7 +14,7 @@
 
 #include "jit/baseline/baseline_tier.hpp"
 #include "jit/llvm/llvm_loader.hpp"
-#include "plugins/core/core_plugin.hpp"
+#include "plugins/loader.hpp"
 #include "core/guard.hpp"
 #include "line_editor.hpp"
 #include "repl.hpp"
@@ -102,6 +102,8 @@ int realMain(void* p) {
   if (runtime.wantsBaseline()) runtime.setBaseline(rt::makeBaselineTier());
   runtime.backend = rt::makeLlvmTier(args.jit);
   args.opts.runner = &runtime;
+  plugins::Loader loader;
+  args.opts.plugins = &loader;
   if (args.run && args.watch) {
     Session s(std::cout, std::cerr, args.opts);
     int status =
@@ -169,10 +171,8 @@ int realMain(void* p) {
 
 int main(int argc, char** argv) {
   std::ios::sync_with_stdio(true);
-  thorin::plugins::registerCore();
   Args args;
   int i = 1;
-  thorin::plugins::registerCoreRuntime();
   if (argc > 1 && std::strcmp(argv[1], "check") == 0) {
     args.check = true;
     ++i;

@@ -107,11 +107,7 @@ std::string Runtime::nameOf(TopId id) {
 static MType machineType(World& w, Val* ty) {
   Val* f = forceAll(w, ty);
   if (f->tag != VTag::Top || f->sp || !w.tops[f->n].axiom) return MType::None;
-  const std::string& n = w.tops[f->n].axiom->name;
-  if (n == "%core.I64") return MType::I64;
-  if (n == "%core.F64") return MType::F64;
-  if (n == "%core.Bool") return MType::Bool;
-  return MType::None;
+  return machineType(w.tops[f->n].axiom->id);
 }
 
 MachineSig Runtime::machineSig(TopId id) {
@@ -447,7 +443,7 @@ void Runtime::forgetFrom(World& w, TopId first) {
   globals.resize(first);
 }
 
-static const std::string* axiomName(World& w, Val* v);
+static Builtin roleOf(World& w, Val* v);
 
 namespace {
 Runtime* gPostulateRt = nullptr;
@@ -472,18 +468,27 @@ V Runtime::postulateValue(TopId id) {
     return c;
   }
   bool data = ty->tag == VTag::Sigma;
-  if (const std::string* n = axiomName(w, ty))
-    data = *n == "%core.Nat" || *n == "%core.I64" || *n == "%core.F64" || *n == "%core.Bool" ||
-           *n == "%core.String" || *n == "%core.Array" || *n == "%core.Idx" || *n == "%core.Unit";
+  switch (roleOf(w, ty)) {
+  case Builtin::Nat:
+  case Builtin::I64:
+  case Builtin::F64:
+  case Builtin::Bool:
+  case Builtin::String:
+  case Builtin::Array:
+  case Builtin::Idx:
+  case Builtin::Unit: data = true; break;
+  default: break;
+  }
   if (data) // (located at the run that needs it)
     throw Error{fmt::format("`{}` is a postulate (`.ax`): it has no value to run", nameOf(id)), 0};
   return rt::erased();
 }
 
-static const std::string* axiomName(World& w, Val* v) {
+// The builtin role of a type's head axiom (Builtin::Count: none).
+static Builtin roleOf(World& w, Val* v) {
   v = forceAll(w, v);
-  if (v->tag != VTag::Top || !w.tops[v->n].axiom) return nullptr;
-  return &w.tops[v->n].axiom->name;
+  if (v->tag != VTag::Top || !w.tops[v->n].axiom) return Builtin::Count;
+  return AxiomTable::get().role(w.tops[v->n].axiom->id);
 }
 
 // Prints a run-time value by its (elaboration-time) type.
@@ -499,15 +504,16 @@ void Runtime::showInto(std::string& out, V v, Val* ty) {
   guard();
   World& w = *w_;
   Val* f = forceAll(w, ty);
-  if (const std::string* n = axiomName(w, f)) {
-    if (*n == "%core.Nat") return void(out += showNat(v));
-    if (*n == "%core.I64") return void(out += std::to_string(toI64(v)));
-    if (*n == "%core.F64") return void(out += showF64(toF64(v)));
-    if (*n == "%core.Bool") return void(out += immVal(v) ? "true" : "false");
-    if (*n == "%core.Unit") return void(out += "tt");
-    if (*n == "%core.Idx") return void(out += showNat(v)); // (the Nat representation)
-    if (*n == "%core.String") return void(out += quoteString(toStr(v)));
-    if (*n == "%core.Array" && f->sp && f->sp->len == 2) {
+  switch (Builtin role = roleOf(w, f)) {
+  case Builtin::Nat: return void(out += showNat(v));
+  case Builtin::I64: return void(out += std::to_string(toI64(v)));
+  case Builtin::F64: return void(out += showF64(toF64(v)));
+  case Builtin::Bool: return void(out += immVal(v) ? "true" : "false");
+  case Builtin::Unit: return void(out += "tt");
+  case Builtin::Idx: return void(out += showNat(v)); // (the Nat representation)
+  case Builtin::String: return void(out += quoteString(toStr(v)));
+  default:
+    if (role == Builtin::Array && f->sp && f->sp->len == 2) {
       auto* a = static_cast<ArrObj*>(obj(v));
       out += "[";
       for (uint32_t i = 0; i < a->n; ++i) {
@@ -557,22 +563,6 @@ void Runtime::useWorld(World& w) {
   globals.resize(std::max<size_t>(globals.size(), w.tops.size()));
 }
 
-static const std::string* axiomName(World& w, Val* v);
-
-static Val* closedCallHook(World& w, TopId id, Val* const* args, uint32_t n, void* ctx) {
-  return static_cast<Runtime*>(ctx)->closedCall(w, id, args, n);
-}
-
-void Runtime::attach(World& w) {
-  w.closedCall = closedCallHook;
-  w.closedCallCtx = this;
-  w.convertByRunning = [](World& w, Tm* a, Tm* b, void* ctx) {
-    return static_cast<Runtime*>(ctx)->convertible(w, a, b);
-  };
-  w.onRollback = [](World& w, TopId first, void* ctx) {
-    static_cast<Runtime*>(ctx)->forgetFrom(w, first);
-  };
-}
 
 std::string Runtime::residual(World& w, TopId id, const std::vector<Tm*>& args) {
   useWorld(w);
@@ -604,8 +594,8 @@ Val* Runtime::closedCall(World& w, TopId id, Val* const* args, uint32_t n) {
   Val* ty = forceAll(w, w.topType(id));
   for (uint32_t i = 0; i < n && ty->tag == VTag::Pi; ++i)
     ty = forceAll(w, apply(w, ty, vUnused()));
-  const std::string* res = axiomName(w, ty);
-  if (!res) return nullptr;
+  Builtin res = roleOf(w, ty);
+  if (res == Builtin::Count) return nullptr;
   HeapRun run(*this);
   SettleAtEnd settle{*this};
   V words[8];
@@ -620,7 +610,7 @@ Val* Runtime::closedCall(World& w, TopId id, Val* const* args, uint32_t n) {
   } catch (Error&) {
     return nullptr; // stuck in the evaluator, as the normalizers are
   }
-  if (*res == "%core.Nat") {
+  if (res == Builtin::Nat) {
     if (isImm(r)) return vLit(w, LitKind::Nat, uint64_t(immVal(r)));
     mpz_t z;
     mpz_init(z);
@@ -629,10 +619,10 @@ Val* Runtime::closedCall(World& w, TopId id, Val* const* args, uint32_t n) {
     mpz_clear(z);
     return v;
   }
-  if (*res == "%core.I64") return vLit(w, LitKind::I64, uint64_t(toI64(r)));
-  if (*res == "%core.F64") return vF64(w, toF64(r));
-  if (*res == "%core.Bool") return vBool(w, immVal(r) != 0);
-  if (*res == "%core.String") return vStr(w, toStr(r));
+  if (res == Builtin::I64) return vLit(w, LitKind::I64, uint64_t(toI64(r)));
+  if (res == Builtin::F64) return vF64(w, toF64(r));
+  if (res == Builtin::Bool) return vBool(w, immVal(r) != 0);
+  if (res == Builtin::String) return vStr(w, toStr(r));
   return nullptr;
 }
 
@@ -666,8 +656,8 @@ std::string Runtime::run(World& w, Tm* t, Val* ty, Span where, bool bare) {
       ++epoch;
       return eval(e, nullptr);
     });
-    const std::string* n = bare ? axiomName(w, ty) : nullptr;
-    std::string shown = n && *n == "%core.String" ? std::string(toStr(v)) : show(v, ty);
+    bool text = bare && roleOf(w, ty) == Builtin::String;
+    std::string shown = text ? std::string(toStr(v)) : show(v, ty);
     // From erasure to the printed value, compilation included: the run alone,
     // without start-up and elaboration (bench/run eval reports it).
     if (opts.stats)

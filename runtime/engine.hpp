@@ -73,7 +73,7 @@ inline bool isSpec(TopId id) { return id >= kSpecBase; }
 /// A specialization: `origin` with some arguments static (jit/specialize.cpp).
 struct SpecInfo {
   TopId origin = 0;
-  bool lifted = false; // a hot inner λ lifted out of origin (jit/lift.cpp), not a specialization
+  bool lifted = false; // a hot inner λ lifted out of origin (runtime/lift.cpp), not a specialization
   std::string args;    // the arguments as written by :spec, `_` for dynamic ones
   std::string key;     // origin and static arguments (the memo key)
   std::vector<bool> isStatic; // per parameter of origin's λ group
@@ -82,7 +82,7 @@ struct SpecInfo {
   bool dropped = false;
 };
 
-/// Closures of interpreted λs (jit/interp.cpp), and of lifted ones (jit/lift.cpp).
+/// Closures of interpreted λs (runtime/interp.cpp), and of lifted ones (runtime/lift.cpp).
 V lamEntry(Closure* self, const V* args);
 V liftedEntry(Closure* self, const V* args);
 class Runtime* liftRuntime(); // the runtime of the current run
@@ -112,7 +112,6 @@ public:
 
   std::string run(World& w, Tm* t, Val* ty, Span where, bool bare = false) override;
   void invalidate(World& w, TopId id) override;
-  void attach(World& w) override;
   /// Makes `w` the world the runtime's state (globals, compiled code, names)
   /// refers to: after `:load` replaced the world, nothing compiled for the
   /// old one applies (queries such as :jit must not look into it).
@@ -120,8 +119,10 @@ public:
   std::string residual(World& w, TopId id, const std::vector<Tm*>& args) override;
   /// Entries from `first` on are rolled back: drop what was derived from them.
   void forgetFrom(World& w, TopId first);
-  /// World::closedCall: a call of a function on builtin data, on literals.
-  Val* closedCall(World& w, TopId id, Val* const* args, uint32_t n);
+  /// Runner::closedCall: a call of a function on builtin data, on literals.
+  Val* closedCall(World& w, TopId id, Val* const* args, uint32_t n) override;
+  void onRollback(World& w, TopId first) override { forgetFrom(w, first); }
+  bool convertByRunning(World& w, Tm* a, Tm* b) override { return convertible(w, a, b); }
 
   World& world() { return *w_; }
   Arena& arena() { return arena_; }
@@ -191,7 +192,7 @@ public:
 
   /// A closure of the interpreted λ `lam` (environment `env`) is called:
   /// counts the call and, once the λ is hot, runs its compiled lifted copy
-  /// instead (true: `r` is the result). See jit/lift.cpp.
+  /// instead (true: `r` is the result). See runtime/lift.cpp.
   bool callLifted(Closure* self, const V* args, V& r);
   const Lifted* liftedOf(ETm* lam);
   Code liftedCode(const Lifted& l, LamState& s);
@@ -207,15 +208,15 @@ public:
   const ETm* lambdaOf(const Closure* c);
   /// The normal form of a closed term of type `ty`, computed by running it
   /// (interpreted or compiled) with neutral values for bound variables and
-  /// read back (jit/normalize.cpp); nullptr when the term is outside what
+  /// read back (runtime/readback.cpp); nullptr when the term is outside what
   /// this handles (then the evaluator of core/ normalizes it).
   Tm* normalize(World& w, Arena& out, Tm* t, Val* ty) override;
-  /// World::convertByRunning (jit/normalize.cpp).
+  /// Runner::convertByRunning (readback.cpp).
   bool convertible(World& w, Tm* a, Tm* b);
 
 private:
   /// The frame shared by normal forms and conversions by running code
-  /// (jit/normalize.cpp): `terms` erased and checked, one heap run within
+  /// (runtime/readback.cpp): `terms` erased and checked, one heap run within
   /// `time` and the heap and stack budgets, `run` given the erased terms.
   /// false: left to the evaluator, said with --jit-stats as
   /// "jit: <what> left to the evaluator (why)"; true: "jit: <what> <done>".

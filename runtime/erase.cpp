@@ -31,7 +31,7 @@ bool Eraser::isTypeFormer(TopId id) {
   return ty->tag == TTag::U;
 }
 
-const AxiomDef* Eraser::axiomOf(TopId id) {
+const Axiom* Eraser::axiomOf(TopId id) {
   const TopEntry& e = w_.tops[id];
   if (e.axiom) return e.axiom;
   if (e.def && e.def->tag == TTag::Top) return w_.tops[e.def->n].axiom;
@@ -42,13 +42,13 @@ const AxiomDef* Eraser::axiomOf(TopId id) {
 ETm* Eraser::head(Tm* h, uint32_t span, std::vector<ETm*>& args) {
   if (h->tag != TTag::Top) return erase(h);
   if (isTypeFormer(h->n)) return mk(ETag::Erased);
-  const AxiomDef* ax = axiomOf(h->n);
+  const Axiom* ax = axiomOf(h->n);
   if (!ax) return erase(h);
   if (ax->arity == 0) return erase(h); // constants
-  const Prim* p = findPrim(ax->name);
+  const Prim* p = findPrim(ax->id);
   if (!p) return erase(h);
   ETm* e = mk(args.size() >= p->arity ? ETag::Prim : ETag::PrimPap);
-  e->prim = p->id;
+  e->prim = p->axiom;
   e->span = span;
   uint32_t k = std::min<uint32_t>(uint32_t(args.size()), p->arity);
   e->n = k;
@@ -151,14 +151,11 @@ ETm* Eraser::erase(Tm* t) {
   case TTag::Top: {
     if (isTypeFormer(t->n)) { // remembers a machine type (for `build`'s representation)
       ETm* e = mk(ETag::Erased);
-      if (const AxiomDef* ax = axiomOf(t->n))
-        e->n = ax->name == "%core.I64"    ? uint32_t(MType::I64)
-               : ax->name == "%core.F64"  ? uint32_t(MType::F64)
-               : ax->name == "%core.Bool" ? uint32_t(MType::Bool)
-                                          : 0;
+      if (const Axiom* ax = axiomOf(t->n))
+        e->n = uint32_t(machineType(ax->id));
       return e;
     }
-    if (const AxiomDef* ax = axiomOf(t->n)) {
+    if (const Axiom* ax = axiomOf(t->n)) {
       if (ax->arity == 0) { // a constant: its normal form is a literal
         Val* v = ax->norm ? ax->norm(w_, nullptr) : nullptr;
         if (!v || v->tag != VTag::Lit) return mk(ETag::Erased);

@@ -33,7 +33,7 @@ enum class ETag : uint8_t {
 struct Lifted;
 
 /// What the runtime learns about an interpreted λ: how often closures of it
-/// were called, and its compiled lifted copy once it is hot (jit/lift.cpp).
+/// were called, and its compiled lifted copy once it is hot (runtime/lift.cpp).
 /// Not copied with the term: a copy may sit in another context, whose
 /// environment has another shape.
 struct LamState {
@@ -104,7 +104,7 @@ public:
   /// Is this top-level entry a type former (its type ends in U)? Cached.
   bool isTypeFormer(TopId id);
   /// The axiom a top-level entry stands for (itself, or `Nat = %core.Nat`), or null.
-  const AxiomDef* axiomOf(TopId id);
+  const Axiom* axiomOf(TopId id);
 
 private:
   ETm* mk(ETag t);

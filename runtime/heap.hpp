@@ -175,7 +175,7 @@ struct Deopt {
   DeoptReason reason;
 };
 /// Throws Deopt from the executable, whose unwinder knows JIT code's frames
-/// (the LLVM module's own copy does not: jit/unwind.hpp).
+/// (the LLVM module's own copy does not: runtime/unwind.hpp).
 [[noreturn]] void throwDeopt(uint32_t owner, DeoptReason reason);
 /// A run with a budget (a normal form computed by running code) went past
 /// its heap cap or its deadline; the caller falls back to the evaluator.

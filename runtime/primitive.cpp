@@ -1,38 +1,50 @@
 #include "primitive.hpp"
 
-#include <deque>
-#include <unordered_map>
-
 namespace thorin::rt {
 
-static std::deque<Prim>& table() {
-  static std::deque<Prim> t;
-  return t;
-}
-// By axiom name (views of the table's names, which a deque keeps in place).
-static std::unordered_map<std::string_view, Prim*>& byName() {
-  static std::unordered_map<std::string_view, Prim*> m;
-  return m;
+static AxiomColumn<Prim>& column() {
+  static AxiomColumn<Prim> c;
+  return c;
 }
 
-void registerPrim(Prim p) {
-  if (auto it = byName().find(p.axiom); it != byName().end()) {
-    Prim& q = *it->second;
-    p.id = q.id;
-    p.axiom.swap(q.axiom); // (the key views q's name: q keeps that string)
-    q = std::move(p);
-    return;
-  }
-  p.id = uint32_t(table().size());
-  Prim& q = table().emplace_back(std::move(p));
-  byName().emplace(q.axiom, &q);
+void registerPrim(AxiomId axiom, PrimFn fn, std::initializer_list<MType> args, MType result,
+                  MType value) {
+  Prim p;
+  p.axiom = axiom;
+  p.fn = fn;
+  size_t i = 0;
+  for (MType m : args)
+    if (i < 4) p.args[i++] = m;
+  p.result = result;
+  p.value = value;
+  column().set(axiom, p);
+  AxiomTable::get()[axiom].hasCode = true;
 }
 
-const Prim* findPrim(std::string_view axiom) {
-  auto it = byName().find(axiom);
-  return it == byName().end() ? nullptr : it->second;
+const Prim* findPrim(AxiomId axiom) {
+  Prim* p = column().find(axiom);
+  if (!p || !p->fn) return nullptr;
+  p->arity = AxiomTable::get()[axiom].arity;
+  return p;
 }
 
-const Prim& primById(uint32_t id) { return table()[id]; }
+MType machineType(AxiomId type) {
+  const AxiomTable& t = AxiomTable::get();
+  return t.is(type, Builtin::I64)    ? MType::I64
+         : t.is(type, Builtin::F64)  ? MType::F64
+         : t.is(type, Builtin::Bool) ? MType::Bool
+                                     : MType::None;
+}
+
+static std::vector<PluginCode>& plugins() {
+  static std::vector<PluginCode> v;
+  return v;
+}
+void notePluginCode(std::string name, std::string llvmLibrary) {
+  plugins().push_back({std::move(name), std::move(llvmLibrary)});
+}
+const std::vector<PluginCode>& pluginCode() { return plugins(); }
+
+const Prim& primById(AxiomId axiom) { return column()[axiom]; }
 
 } // namespace thorin::rt

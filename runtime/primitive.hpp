@@ -1,10 +1,12 @@
-// Run-time implementations of axioms ("lowerings" in MimIR's terms), bound by
-// axiom name by the plugin that owns them. The interpreter calls `fn`; the
-// JIT either inlines an LLVM lowering (jit/lower.hpp) or calls `fn`.
+// Run-time implementations of axioms ("lowerings" in MimIR's terms): the
+// runtime's column of the axiom table (core/axiom.hpp), filled by the plugin
+// that owns each axiom. The interpreter calls `fn`; the tiers either inline
+// a lowering of their own or call `fn`.
 #pragma once
 #include <string>
-#include <string_view>
+#include <vector>
 
+#include "core/axiom.hpp"
 #include "heap.hpp"
 
 namespace thorin::rt {
@@ -12,22 +14,42 @@ namespace thorin::rt {
 /// The machine type of a value in an unboxed worker (None: boxed word).
 enum class MType : uint8_t { None, I64, F64, Bool };
 
-/// `args` has exactly `arity` words; `span` locates run-time errors.
+/// The machine type values of the type axiom `type` have (I64, F64, Bool), or None.
+MType machineType(AxiomId type);
+
+/// `args` has exactly the axiom's arity of words; `span` locates run-time errors.
 using PrimFn = V (*)(const V* args, uint32_t span);
 
 struct Prim {
-  std::string axiom; // "%core.i64.add"
-  uint32_t arity;
-  PrimFn fn;
+  AxiomId axiom = kNoAxiom; // (its row: name, arity, facts)
+  uint32_t arity = 0;       // the axiom's declared arity
+  PrimFn fn = nullptr;
   MType args[4] = {}; // machine signature when all are not None (worker-eligible)
   MType result = MType::None;
-  uint32_t id = 0;
   // Its value's machine type when `result` is not given (a conversion from Nat).
   MType value = MType::None;
 };
 
-void registerPrim(Prim p);
-const Prim* findPrim(std::string_view axiom);
-const Prim& primById(uint32_t id);
+/// Binds `axiom` to its run-time implementation. The machine signature
+/// (`args`, `result`, `value`) says which machine types the tiers may keep
+/// its operands and result in.
+void registerPrim(AxiomId axiom, PrimFn fn, std::initializer_list<MType> args = {},
+                  MType result = MType::None, MType value = MType::None);
+/// The primitive of `axiom`, or nullptr (no code: the axiom stays stuck).
+/// Its arity is the axiom's declared one (known once its `.ax` is elaborated).
+const Prim* findPrim(AxiomId axiom);
+/// The primitive of an axiom that has one (erased terms name only those).
+const Prim& primById(AxiomId axiom);
+
+/// The plugins whose code is registered, in order, for the tiers that bind
+/// their own parts later (the LLVM tier, loaded on its first compilation):
+/// `llvmLibrary` is the plugin's LLVM half, "" if it has none outside the
+/// LLVM module.
+struct PluginCode {
+  std::string name;
+  std::string llvmLibrary;
+};
+void notePluginCode(std::string name, std::string llvmLibrary);
+const std::vector<PluginCode>& pluginCode();
 
 } // namespace thorin::rt

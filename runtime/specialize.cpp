@@ -645,17 +645,18 @@ struct Specializer::Impl {
   PV* prim(ETm* t, std::vector<PV*> args) {
     const Prim& p = primById(t->prim);
     auto isLit = [](PV* v) { return v->kind == PV::Lit; };
-    const std::string& ax = p.axiom;
-    if (ax == "%core.arr.get" && args.size() == p.arity && args[p.arity - 2]->kind == PV::Arr &&
-        isLit(args[p.arity - 1])) {
+    const AxiomTable& axioms = AxiomTable::get();
+    if (axioms.is(p.axiom, Builtin::ArrGet) && args.size() == p.arity &&
+        args[p.arity - 2]->kind == PV::Arr && isLit(args[p.arity - 1])) {
       PV* a = args[p.arity - 2];
       uint64_t i = args[p.arity - 1]->t->bits;
       if (i < a->n) return a->elems[i];
     }
-    if (ax == "%core.arr.length" && args.size() == p.arity && args[p.arity - 1]->kind == PV::Arr)
+    if (axioms.is(p.axiom, Builtin::ArrLength) && args.size() == p.arity &&
+        args[p.arity - 1]->kind == PV::Arr)
       return litOf(LitKind::Nat, args[p.arity - 1]->n);
     if (PV* v = fold(p, args)) return v;
-    if (PV* v = identity(ax, args)) return v;
+    if (PV* v = identity(axioms[p.axiom].facts, args)) return v;
     ETm* e = node(ETag::Prim);
     e->prim = t->prim;
     e->span = t->span;
@@ -668,8 +669,8 @@ struct Specializer::Impl {
 
   // Constant folding by the plugin's normalizer (as elaboration does).
   PV* fold(const Prim& p, const std::vector<PV*>& args) {
-    const AxiomDef* ax = AxiomRegistry::get().find(p.axiom);
-    if (!ax || !ax->norm || args.size() != ax->arity) return nullptr;
+    const Axiom* ax = &AxiomTable::get()[p.axiom];
+    if (!ax->norm || args.size() != ax->arity) return nullptr;
     World& w = rt.world();
     std::vector<Val*> vs;
     bool any = false;
@@ -700,26 +701,13 @@ struct Specializer::Impl {
     return litOf(k, r->bits);
   }
 
-  // x * 1, 1 * x, x + 0, 0 + x on integers; x * 1.0 on floats.
-  PV* identity(const std::string& ax, const std::vector<PV*>& args) {
-    if (args.size() != 2) return nullptr;
-    auto is = [&](PV* v, uint64_t bits) { return v->kind == PV::Lit && v->t->bits == bits; };
-    bool integer = ax.starts_with("%core.i64.") || ax.starts_with("%core.nat.");
-    uint64_t oneF;
-    double one = 1.0;
-    std::memcpy(&oneF, &one, sizeof one);
-    if (integer && ax.ends_with(".mul")) {
-      if (is(args[1], 1)) return args[0];
-      if (is(args[0], 1)) return args[1];
-    }
-    if (integer && ax.ends_with(".add")) {
-      if (is(args[1], 0)) return args[0];
-      if (is(args[0], 0)) return args[1];
-    }
-    if (ax == "%core.f64.mul") {
-      if (is(args[1], oneF)) return args[0];
-      if (is(args[0], oneF)) return args[1];
-    }
+  // x ⊕ u = u ⊕ x = x for the operation's unit u (the plugin's algebraic
+  // facts: x * 1, x + 0 on integers, x * 1.0 on floats).
+  PV* identity(const AlgebraicFacts& facts, const std::vector<PV*>& args) {
+    if (args.size() != 2 || !facts.unit) return nullptr;
+    auto isUnit = [&](PV* v) { return v->kind == PV::Lit && v->t->bits == *facts.unit; };
+    if (isUnit(args[1])) return args[0];
+    if (isUnit(args[0])) return args[1];
     return nullptr;
   }
 
@@ -814,12 +802,10 @@ struct EPrinter {
       s = base + std::to_string(k);
     return s;
   }
-  static std::string opName(const std::string& axiom) {
-    if (const std::string* op = AxiomRegistry::get().operatorOf(axiom)) return *op;
-    return "";
-  }
+  static std::string opName(AxiomId axiom) { return AxiomTable::get()[axiom].op; }
   // A primitive by the name users write (`idx` for %core.idx.of).
-  std::string primName(const std::string& axiom) {
+  std::string primName(AxiomId ax) {
+    const std::string& axiom = AxiomTable::get()[ax].name;
     World& w = rt.world();
     int32_t id = w.lookupTop(intern(axiom));
     if (id >= 0 && w.tops[id].alias >= 0) return std::string(str(w.tops[w.tops[id].alias].name));

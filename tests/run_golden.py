@@ -23,6 +23,7 @@ def main():
     ap.add_argument("--update", action="store_true")
     ap.add_argument("--expected", help="expected-output file (default: input with .out)")
     ap.add_argument("--program-args", default="", help="run mode: arguments for the program")
+    ap.add_argument("--plugin-path", help="THORIN_PLUGIN_PATH for the run")
     ap.add_argument("mode", choices=["check", "repl", "run"])
     ap.add_argument("file")
     a = ap.parse_args()
@@ -33,10 +34,17 @@ def main():
         first = f.readline()
     extra = first.split(":", 1)[1].split() if first.startswith("-- args:") else []
     env = dict(os.environ, THORIN_HISTORY=os.devnull)
+    if a.plugin_path:
+        env["THORIN_PLUGIN_PATH"] = os.path.abspath(a.plugin_path)
+    # Paths of this machine in messages (the plugin path): the build
+    # directory (the executable's) and the tree above it.
+    build = os.path.dirname(a.thorin)
+    tree = os.path.dirname(build)
     def run(cmd, stdin):
         p = subprocess.run(cmd, cwd=directory, stdin=stdin, stdout=subprocess.PIPE,
                            stderr=subprocess.STDOUT, env=env, timeout=120)
         out = p.stdout.decode("utf-8", errors="replace") + f"[exit {p.returncode}]\n"
+        out = out.replace(build + "/", "<build>/").replace(tree + "/", "<tree>/")
         # Reload summaries say how long they took: that varies.
         return re.sub(r"^(reloaded .*) in [0-9.]+(µs|ms|s)$", r"\1 in <time>", out, flags=re.M)
 

@@ -9,6 +9,8 @@
 #include <cstdint>
 #include <string_view>
 
+#include "core/axiom.hpp"
+
 namespace thorin::rt {
 
 /// Operations on I64 (two's complement, wrapping) and Bool (0/1) values,
@@ -53,14 +55,14 @@ struct BaselineLowering {
   void (*byZero)(uint32_t span) = nullptr;
 };
 
-void registerBaselineLowering(std::string_view axiom, BaselineLowering l);
-const BaselineLowering* findBaselineLowering(std::string_view axiom);
+void registerBaselineLowering(AxiomId axiom, BaselineLowering l);
+const BaselineLowering* findBaselineLowering(AxiomId axiom);
 
-/// An associative and commutative operation with an identity (I64 `+` with
-/// 0, `*` with 1): a function whose tail is `e ⊕ f(…)`, a call of itself,
-/// becomes a loop that accumulates the `e`s (gcc's and LLVM's tail recursion
-/// elimination with an accumulator).
-void registerBaselineMonoid(std::string_view axiom, int64_t identity);
-bool findBaselineMonoid(std::string_view axiom, int64_t& identity);
+/// An associative and commutative operation with a unit on I64 (its
+/// algebraic facts, core/axiom.hpp: I64 `+` with 0, `*` with 1): a function
+/// whose tail is `e ⊕ f(…)`, a call of itself, becomes a loop that
+/// accumulates the `e`s (gcc's and LLVM's tail recursion elimination with an
+/// accumulator).
+bool findBaselineMonoid(AxiomId axiom, int64_t& identity);
 
 } // namespace thorin::rt

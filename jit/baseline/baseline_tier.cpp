@@ -5,40 +5,35 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
 
 #include "codegen.hpp"
 #include "baseline_lowering.hpp"
-#include "runtime/by_axiom.hpp"
+#include "runtime/primitive.hpp"
 #include "runtime/unwind.hpp"
 
 
 namespace thorin::rt {
 
-static ByAxiom<BaselineLowering>& lowerings() {
-  static ByAxiom<BaselineLowering> t;
-  return t;
+// The baseline tier's column of the axiom table (core/axiom.hpp).
+static AxiomColumn<std::optional<BaselineLowering>>& lowerings() {
+  static AxiomColumn<std::optional<BaselineLowering>> c;
+  return c;
 }
-void registerBaselineLowering(std::string_view axiom, BaselineLowering l) {
-  lowerings().add(axiom, l);
-}
-const BaselineLowering* findBaselineLowering(std::string_view axiom) {
-  return lowerings().find(axiom);
+void registerBaselineLowering(AxiomId axiom, BaselineLowering l) { lowerings().set(axiom, l); }
+const BaselineLowering* findBaselineLowering(AxiomId axiom) {
+  const auto& l = lowerings()[axiom];
+  return l ? &*l : nullptr;
 }
 
-static ByAxiom<int64_t>& monoids() {
-  static ByAxiom<int64_t> t;
-  return t;
-}
-void registerBaselineMonoid(std::string_view axiom, int64_t identity) {
-  monoids().add(axiom, identity);
-}
-bool findBaselineMonoid(std::string_view axiom, int64_t& identity) {
-  const int64_t* i = monoids().find(axiom);
-  if (i) identity = *i;
-  return i != nullptr;
+bool findBaselineMonoid(AxiomId axiom, int64_t& identity) {
+  const AlgebraicFacts& f = AxiomTable::get()[axiom].facts;
+  if (!f.assocComm || !f.unit || primById(axiom).result != MType::I64) return false;
+  identity = int64_t(*f.unit);
+  return true;
 }
 
 namespace {

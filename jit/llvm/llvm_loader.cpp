@@ -92,21 +92,26 @@ private:
     if (real_) return true;
     if (tried_) return false;
     tried_ = true;
-    // THORIN_JIT_LIB, else next to the executable, else where it was built.
+    // THORIN_JIT_LIB, else next to the executable or in ../lib/thorin/ (an
+    // installed thorin), else where it was built.
     std::string path;
     if (const char* p = std::getenv("THORIN_JIT_LIB"); p && *p) {
       path = p;
     } else {
       std::error_code ec;
       auto exe = std::filesystem::read_symlink("/proc/self/exe", ec);
-      auto beside = exe.parent_path() / "libthorin_llvm.so";
-      path = !ec && std::filesystem::exists(beside, ec) ? beside.string() : THORIN_JIT_LIB;
+      path = THORIN_JIT_LIB;
+      for (auto dir : {exe.parent_path(), exe.parent_path().parent_path() / "lib" / "thorin"})
+        if (auto p = dir / "libthorin_llvm.so"; !ec && std::filesystem::exists(p, ec)) {
+          path = p.string(); // (an installed thorin: <prefix>/lib/thorin/)
+          break;
+        }
     }
     if (path.empty()) {
       error_ = "this thorin was built without LLVM";
       return false;
     }
-    void* h = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+    void* h = dlopen(path.c_str(), RTLD_NOW | RTLD_GLOBAL); // (plugins' LLVM halves link its C API)
     if (!h) {
       error_ = dlerror();
       return false;

@@ -1,34 +1,82 @@
 #include "llvm_lowering.hpp"
 
-#include <llvm/IR/MDBuilder.h>
+#include <dlfcn.h>
 
-#include "runtime/by_axiom.hpp"
+#include <fmt/format.h>
+#include <llvm/IR/MDBuilder.h>
+#include <ostream>
 
 namespace thorin::rt {
 
-static ByAxiom<Lowering>& table() {
-  static ByAxiom<Lowering> t;
-  return t;
+// The LLVM tier's columns of the axiom table (core/axiom.hpp).
+static AxiomColumn<LoweringFn>& table() {
+  static AxiomColumn<LoweringFn> c;
+  return c;
 }
 
-void registerLowering(std::string_view axiom, Lowering l) { table().add(axiom, l); }
+void registerLowering(AxiomId axiom, Lowering l) { table().set(axiom, LoweringFn{l, nullptr}); }
 
-Lowering findLowering(std::string_view axiom) {
-  const Lowering* l = table().find(axiom);
-  return l ? *l : nullptr;
+LoweringFn findLowering(AxiomId axiom) { return table()[axiom]; }
+
+llvm::Value* LoweringFn::operator()(LowerCx& cx, const std::vector<llvm::Value*>& args) const {
+  if (cpp) return cpp(cx, args);
+  std::vector<LLVMValueRef> cargs;
+  for (llvm::Value* v : args)
+    cargs.push_back(llvm::wrap(v));
+  return llvm::unwrap(c(llvm::wrap(&cx.b), cargs.data(), unsigned(cargs.size())));
 }
 
-static ByAxiom<WordLowering>& wordTable() {
-  static ByAxiom<WordLowering> t;
-  return t;
+namespace {
+struct InModule {
+  std::string plugin;
+  void (*reg)();
+};
+std::vector<InModule>& inModule() {
+  static std::vector<InModule> v;
+  return v;
+}
+size_t gSynced = 0; // plugins of pluginCode() whose halves are registered
+} // namespace
+
+InModuleLowerings::InModuleLowerings(const char* plugin, void (*reg)()) {
+  inModule().push_back({plugin, reg});
 }
 
-void registerWordLowering(std::string_view axiom, WordLowering l) { wordTable().add(axiom, l); }
-
-WordLowering findWordLowering(std::string_view axiom) {
-  const WordLowering* l = wordTable().find(axiom);
-  return l ? *l : nullptr;
+// A plugin's LLVM half in a library of its own.
+static void loadHalf(const PluginCode& p, std::ostream& err) {
+  void* h = dlopen(p.llvmLibrary.c_str(), RTLD_NOW | RTLD_LOCAL);
+  std::string entry = "thorin_plugin_" + p.name + "_llvm";
+  using Entry = void (*)(const ThorinLlvmRegistrar*);
+  auto reg = h ? reinterpret_cast<Entry>(dlsym(h, entry.c_str())) : nullptr;
+  if (!reg) {
+    err << fmt::format("warning: the LLVM half of the plugin '{}' is not used: {}\n", p.name,
+                       h ? "its library has no " + entry + "()" : std::string(dlerror()));
+    return;
+  }
+  ThorinLlvmRegistrar r{THORIN_LLVM_ABI, nullptr, [](void*, uint32_t axiom, ThorinLowering fn) {
+                          table().set(axiom, LoweringFn{nullptr, fn});
+                        }};
+  reg(&r);
 }
+
+void syncPluginLowerings(std::ostream& err) {
+  const std::vector<PluginCode>& loaded = pluginCode();
+  for (; gSynced < loaded.size(); ++gSynced) {
+    const PluginCode& p = loaded[gSynced];
+    for (const InModule& m : inModule())
+      if (m.plugin == p.name) m.reg();
+    if (!p.llvmLibrary.empty()) loadHalf(p, err);
+  }
+}
+
+static AxiomColumn<WordLowering>& wordTable() {
+  static AxiomColumn<WordLowering> c;
+  return c;
+}
+
+void registerWordLowering(AxiomId axiom, WordLowering l) { wordTable().set(axiom, l); }
+
+WordLowering findWordLowering(AxiomId axiom) { return wordTable()[axiom]; }
 
 } // namespace thorin::rt
 

@@ -2,11 +2,14 @@
 // axiom name, how to emit it on unboxed operands (`%core.i64.add` → `add`).
 #pragma once
 #include <functional>
+#include <iosfwd>
 #include <string_view>
 #include <vector>
 
 #include <llvm/IR/IRBuilder.h>
 
+#include "core/axiom.hpp"
+#include "plugin_lowering.h"
 #include "runtime/primitive.hpp"
 
 namespace thorin::rt {
@@ -18,8 +21,28 @@ struct LowerCx {
 };
 using Lowering = llvm::Value* (*)(LowerCx& cx, const std::vector<llvm::Value*>& args);
 
-void registerLowering(std::string_view axiom, Lowering l);
-Lowering findLowering(std::string_view axiom);
+/// A machine-typed axiom's lowering: one in the module (C++ API) or a
+/// plugin's in a library of its own (LLVM's C API, plugin_lowering.h).
+struct LoweringFn {
+  Lowering cpp = nullptr;
+  ThorinLowering c = nullptr;
+  explicit operator bool() const { return cpp || c; }
+  llvm::Value* operator()(LowerCx& cx, const std::vector<llvm::Value*>& args) const;
+};
+
+void registerLowering(AxiomId axiom, Lowering l);
+LoweringFn findLowering(AxiomId axiom);
+
+/// A static plugin's LLVM half compiled into the module (a file generated
+/// by thorin_add_plugin(NAME STATIC) makes one at the module's load).
+struct InModuleLowerings {
+  InModuleLowerings(const char* plugin, void (*reg)());
+};
+/// Registers the LLVM halves of the plugins the executable loaded since the
+/// last call (runtime/primitive.hpp, pluginCode): those in the module, and
+/// those in libraries of their own, loaded now. A half that fails to load
+/// is reported on `err` once (its axioms are then called, not inlined).
+void syncPluginLowerings(std::ostream& err);
 
 /// A fast path on words (`Nat` additions of immediates, array indexing):
 /// `slow` calls the primitive's run-time implementation for the rest.
@@ -61,14 +84,14 @@ struct WordCx {
 };
 using WordLowering = llvm::Value* (*)(WordCx& cx, const std::vector<llvm::Value*>& args);
 
-void registerWordLowering(std::string_view axiom, WordLowering l);
+void registerWordLowering(AxiomId axiom, WordLowering l);
 
 /// `cond ? fast() : slow()` with `cond` expected true (branch weights), the
 /// two results joined by a φ. Each side may create blocks of its own.
 llvm::Value* likelyOr(llvm::IRBuilder<>& b, llvm::Value* cond,
                       const std::function<llvm::Value*()>& fast,
                       const std::function<llvm::Value*()>& slow);
-WordLowering findWordLowering(std::string_view axiom);
+WordLowering findWordLowering(AxiomId axiom);
 
 /// Code continues where `cond` holds; where it does not, `exit()` runs and
 /// must not return (a deoptimization, a run-time error).

@@ -185,7 +185,7 @@ public:
     else
       consumeError(tm.takeError());
     // JITLink, as LLJIT's default, but the .eh_frame goes to the executable's
-    // unwinder (jit/unwind.hpp), not to this module's copy of libgcc's.
+    // unwinder (runtime/unwind.hpp), not to this module's copy of libgcc's.
     auto j = orc::LLJITBuilder()
                  .setJITTargetMachineBuilder(std::move(*jtmb))
                  .setObjectLinkingLayerCreator([](orc::ExecutionSession& es, const Triple&) {
@@ -768,7 +768,7 @@ public:
   TV prim(ETm* t) {
     const Prim& p = primById(t->prim);
     if (p.result != MType::None)
-      if (Lowering low = findLowering(p.axiom)) { // machine-typed: inline
+      if (LoweringFn low = findLowering(p.axiom)) { // machine-typed: inline
         std::vector<Value*> ms;
         for (uint32_t i = 0; i < t->n; ++i)
           ms.push_back(as(gen(t->args[i]), p.args[i]));
@@ -1104,6 +1104,7 @@ void ModuleCompiler::finish() {
 // the runtime's state), optimized and compiled anywhere (it touches only its
 // own LLVMContext and the thread-safe LLJIT), installed on the calling thread.
 std::unique_ptr<LlvmTier::Job> LlvmTier::front(Runtime& rt, TopId id) {
+  syncPluginLowerings(rt.err); // (on the calling thread: the tables are not shared)
   auto job = std::make_unique<Job>();
   job->id = id;
   job->name = rt.nameOf(id);
@@ -1327,16 +1328,8 @@ Tier* makeLlvm(const JitOptions* o) { return new LlvmTier(*o); }
 
 } // namespace thorin::rt
 
-namespace thorin::plugins {
-void registerCoreLowerings();
-void registerCoreWordLowerings();
-} // namespace thorin::plugins
-
-/// Entry point of the JIT module (dlopen'ed by jit/backend_loader.cpp).
+/// Entry point of the JIT module (dlopen'ed by jit/llvm/llvm_loader.cpp).
+/// (Plugins' lowerings register before each compilation: syncPluginLowerings.)
 extern "C" thorin::rt::Tier* thorin_make_llvm_backend(const thorin::rt::JitOptions* o) {
-  thorin::plugins::registerCoreLowerings();
-  thorin::plugins::registerCoreWordLowerings();
   return thorin::rt::makeLlvm(o);
 }
-
-namespace thorin::rt {} // namespace thorin::rt

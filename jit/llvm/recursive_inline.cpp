@@ -15,7 +15,7 @@ namespace {
 // invocation costs. Copies are inlined level by level, up to kMaxDepth
 // levels and kMaxTotal instructions of copies, as gcc -O2 unrolls fib
 // (depth 8, ~450 instructions); the baseline tier does the same
-// (jit/baseline_gen.cpp). Measured (`--jit=eager --no-baseline`, compile
+// (jit/baseline/codegen.cpp). Measured (`--jit=eager --no-baseline`, compile
 // included): ackermann(3, 11) 170–190 ms at depth 1, 125 ms at depth 4 and
 // at 8, which compiles 3–4 ms longer; fib 36 runs as fast at every depth.
 // n-queens' body (45) ran no faster unrolled and took longer to compile.

@@ -2,7 +2,7 @@
 // (elaboration time) and its run-time primitives.
 #pragma once
 
-namespace thorin::plugins {
+namespace thorin::plug::core {
 
 enum class Cmp { Eq, Ne, Lt, Le, Gt, Ge };
 
@@ -18,4 +18,4 @@ template <class T> bool compare(Cmp c, T a, T b) {
   return false;
 }
 
-} // namespace thorin::plugins
+} // namespace thorin::plug::core

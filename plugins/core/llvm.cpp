@@ -5,10 +5,10 @@
 #include <llvm/IR/MDBuilder.h>
 #include <llvm/IR/Module.h>
 
-#include "core_plugin.hpp"
+#include "core_axioms.hpp"
 #include "jit/llvm/llvm_lowering.hpp"
 
-namespace thorin::plugins {
+namespace thorin::plug::core {
 namespace {
 
 using namespace llvm;
@@ -52,40 +52,40 @@ Value* i2f(LowerCx& c, const Args& a) { return c.b.CreateSIToFP(a[0], c.b.getDou
 
 } // namespace
 
-void registerCoreLowerings() {
+static void registerMachineLowerings() {
   using P = CmpInst::Predicate;
-  auto reg = rt::registerLowering;
-  reg("%core.i64.add", add);
-  reg("%core.i64.sub", sub);
-  reg("%core.i64.mul", mul);
-  reg("%core.i64.div", div<false>);
-  reg("%core.i64.mod", div<true>);
-  reg("%core.i64.eq", icmp<P::ICMP_EQ>);
-  reg("%core.i64.ne", icmp<P::ICMP_NE>);
-  reg("%core.i64.lt", icmp<P::ICMP_SLT>);
-  reg("%core.i64.le", icmp<P::ICMP_SLE>);
-  reg("%core.i64.gt", icmp<P::ICMP_SGT>);
-  reg("%core.i64.ge", icmp<P::ICMP_SGE>);
-  reg("%core.bool.eq", icmp<P::ICMP_EQ>);
-  reg("%core.bool.ne", icmp<P::ICMP_NE>);
-  reg("%core.f64.add", fadd);
-  reg("%core.f64.sub", fsub);
-  reg("%core.f64.mul", fmul);
-  reg("%core.f64.div", fdiv);
-  reg("%core.f64.eq", fcmp<P::FCMP_OEQ>);
-  reg("%core.f64.ne", fcmp<P::FCMP_UNE>);
-  reg("%core.f64.lt", fcmp<P::FCMP_OLT>);
-  reg("%core.f64.le", fcmp<P::FCMP_OLE>);
-  reg("%core.f64.gt", fcmp<P::FCMP_OGT>);
-  reg("%core.f64.ge", fcmp<P::FCMP_OGE>);
-  reg("%core.f64.sqrt", fsqrt);
-  reg("%core.conv.i64ToF64", i2f);
+  auto reg = [](ax a, rt::Lowering l) { rt::registerLowering(id(a), l); };
+  reg(ax::i64_add, add);
+  reg(ax::i64_sub, sub);
+  reg(ax::i64_mul, mul);
+  reg(ax::i64_div, div<false>);
+  reg(ax::i64_mod, div<true>);
+  reg(ax::i64_eq, icmp<P::ICMP_EQ>);
+  reg(ax::i64_ne, icmp<P::ICMP_NE>);
+  reg(ax::i64_lt, icmp<P::ICMP_SLT>);
+  reg(ax::i64_le, icmp<P::ICMP_SLE>);
+  reg(ax::i64_gt, icmp<P::ICMP_SGT>);
+  reg(ax::i64_ge, icmp<P::ICMP_SGE>);
+  reg(ax::bool_eq, icmp<P::ICMP_EQ>);
+  reg(ax::bool_ne, icmp<P::ICMP_NE>);
+  reg(ax::f64_add, fadd);
+  reg(ax::f64_sub, fsub);
+  reg(ax::f64_mul, fmul);
+  reg(ax::f64_div, fdiv);
+  reg(ax::f64_eq, fcmp<P::FCMP_OEQ>);
+  reg(ax::f64_ne, fcmp<P::FCMP_UNE>);
+  reg(ax::f64_lt, fcmp<P::FCMP_OLT>);
+  reg(ax::f64_le, fcmp<P::FCMP_OLE>);
+  reg(ax::f64_gt, fcmp<P::FCMP_OGT>);
+  reg(ax::f64_ge, fcmp<P::FCMP_OGE>);
+  reg(ax::f64_sqrt, fsqrt);
+  reg(ax::conv_i64ToF64, i2f);
 }
 
-} // namespace thorin::plugins
+} // namespace thorin::plug::core
 
 // Fast paths on words -------------------------------------------------------
-namespace thorin::plugins {
+namespace thorin::plug::core {
 namespace {
 
 using rt::WordCx;
@@ -338,24 +338,34 @@ Value* arrLength(WordCx& c, const Args& a) {
 
 } // namespace
 
-void registerCoreWordLowerings() {
+static void registerWordLowerings() {
   using P = CmpInst::Predicate;
-  auto reg = rt::registerWordLowering;
-  reg("%core.nat.add", natAdd);
-  reg("%core.nat.sub", natSub);
-  reg("%core.nat.mul", natArith<NatArith::Mul>);
-  reg("%core.nat.div", natArith<NatArith::Div>);
-  reg("%core.nat.mod", natArith<NatArith::Mod>);
-  reg("%core.nat.eq", natCmp<P::ICMP_EQ>);
-  reg("%core.nat.ne", natCmp<P::ICMP_NE>);
-  reg("%core.nat.lt", natCmp<P::ICMP_ULT>);
-  reg("%core.nat.le", natCmp<P::ICMP_ULE>);
-  reg("%core.nat.gt", natCmp<P::ICMP_UGT>);
-  reg("%core.nat.ge", natCmp<P::ICMP_UGE>);
-  reg("%core.idx.of", idxOf);
-  reg("%core.idx.toNat", idxToNat);
-  reg("%core.arr.get", arrGet);
-  reg("%core.arr.length", arrLength);
+  auto reg = [](ax a, rt::WordLowering l) { rt::registerWordLowering(id(a), l); };
+  reg(ax::nat_add, natAdd);
+  reg(ax::nat_sub, natSub);
+  reg(ax::nat_mul, natArith<NatArith::Mul>);
+  reg(ax::nat_div, natArith<NatArith::Div>);
+  reg(ax::nat_mod, natArith<NatArith::Mod>);
+  reg(ax::nat_eq, natCmp<P::ICMP_EQ>);
+  reg(ax::nat_ne, natCmp<P::ICMP_NE>);
+  reg(ax::nat_lt, natCmp<P::ICMP_ULT>);
+  reg(ax::nat_le, natCmp<P::ICMP_ULE>);
+  reg(ax::nat_gt, natCmp<P::ICMP_UGT>);
+  reg(ax::nat_ge, natCmp<P::ICMP_UGE>);
+  reg(ax::idx_of, idxOf);
+  reg(ax::idx_toNat, idxToNat);
+  reg(ax::arr_get, arrGet);
+  reg(ax::arr_length, arrLength);
 }
 
-} // namespace thorin::plugins
+} // namespace thorin::plug::core
+
+namespace thorin::plug::core {
+/// The LLVM half of the core plugin, compiled into the LLVM module
+/// (thorin_add_plugin(core STATIC)): registered when the module syncs with
+/// the plugins the executable has loaded (jit/llvm/llvm_lowering.hpp).
+void llvm() {
+  registerMachineLowerings();
+  registerWordLowerings();
+}
+} // namespace thorin::plug::core

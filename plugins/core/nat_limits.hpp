@@ -6,7 +6,7 @@
 
 #include <cstddef>
 
-namespace thorin::plugins {
+namespace thorin::plug::core {
 
 constexpr size_t kMaxNatBits = size_t(1) << 30;
 
@@ -14,4 +14,4 @@ inline bool productTooLarge(const mpz_t x, const mpz_t y) {
   return mpz_sizeinbase(x, 2) + mpz_sizeinbase(y, 2) > kMaxNatBits;
 }
 
-} // namespace thorin::plugins
+} // namespace thorin::plug::core

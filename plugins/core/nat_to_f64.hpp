@@ -7,7 +7,7 @@
 #include <cstdlib>
 #include <memory>
 
-namespace thorin::plugins {
+namespace thorin::plug::core {
 
 inline double natToF64Nearest(const mpz_t z) {
   std::unique_ptr<char[]> digits(new char[mpz_sizeinbase(z, 10) + 2]);
@@ -15,4 +15,4 @@ inline double natToF64Nearest(const mpz_t z) {
   return std::strtod(digits.get(), nullptr);
 }
 
-} // namespace thorin::plugins
+} // namespace thorin::plug::core

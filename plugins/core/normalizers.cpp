@@ -5,16 +5,17 @@
 // evaluator reports them with a location.
 #include <cmath>
 #include <cstring>
+#include <vector>
 
 #include "core/axiom.hpp"
 #include "compare.hpp"
-#include "core_plugin.hpp"
+#include "core_axioms.hpp"
 #include "core/eval.hpp"
 #include "core/literal.hpp"
 #include "nat_limits.hpp"
 #include "nat_to_f64.hpp"
 
-namespace thorin::plugins {
+namespace thorin::plug::core {
 namespace {
 
 bool isLit(const Val* v, LitKind k) { return v->tag == VTag::Lit && LitKind(v->n) == k; }
@@ -256,10 +257,10 @@ Val* natToString(World& w, Val* const* a) {
 }
 
 // Eliminators ---------------------------------------------------------------
-// The value of the declaration of axiom `name` (nullptr if none is in scope).
-Val* axiomHead(World& w, std::string_view name) {
-  int32_t id = w.axiomEntry(name);
-  return id < 0 ? nullptr : w.topHead(TopId(id));
+// The value of the declaration of axiom `a` (nullptr if none is in scope).
+Val* axiomHead(World& w, ax a) {
+  int32_t top = w.axiomEntry(id(a));
+  return top < 0 ? nullptr : w.topHead(TopId(top));
 }
 
 // x + k or k + x with k ≥ 1 a literal: x + (k - 1), the predecessor.
@@ -277,7 +278,7 @@ Val* natElim(World& w, Val* const* a) { // P z s n
   // so that a type computed by natElim unfolds on `n + 1` (Vec (n + 1) is
   // A × Vec n), as a pattern-matching definition does on `suc n` in Agda.
   if (Val* x = predOfSum(w, a[3])) {
-    Val* elim = axiomHead(w, "%core.nat.elim");
+    Val* elim = axiomHead(w, ax::nat_elim);
     if (!elim) return nullptr;
     Val* rec = elim;
     for (int i = 0; i < 3; ++i)
@@ -302,75 +303,91 @@ Val* constTt(World& w, Val* const*) { return vLit(w, LitKind::Unit, 0); }
 
 } // namespace
 
-void registerCore() {
-  static bool done = false;
-  if (done) return;
-  done = true;
-  auto& r = AxiomRegistry::get();
-  auto ax = [&](const char* name, uint32_t arity, Normalizer n) { r.add({name, arity, n}); };
-  for (const char* t : {"%core.Nat", "%core.Bool", "%core.Unit", "%core.I64", "%core.F64",
-                        "%core.String", "%core.Idx", "%core.Array"})
-    ax(t, 0, nullptr);
-  ax("%core.true", 0, constTrue);
-  ax("%core.false", 0, constFalse);
-  ax("%core.tt", 0, constTt);
+void normalizers() {
+  AxiomTable& t = AxiomTable::get();
+  auto norm = [&](ax a, Normalizer n) { t[id(a)].norm = n; };
+  // The roles core code knows these axioms by (core/builtins.hpp).
+  const std::pair<Builtin, ax> roles[] = {
+      {Builtin::Nat, ax::Nat},         {Builtin::Bool, ax::Bool},       {Builtin::Unit, ax::Unit},
+      {Builtin::I64, ax::I64},         {Builtin::F64, ax::F64},         {Builtin::String, ax::String},
+      {Builtin::Idx, ax::Idx},         {Builtin::Array, ax::Array},     {Builtin::True, ax::true_},
+      {Builtin::False, ax::false_},    {Builtin::NatAdd, ax::nat_add},  {Builtin::NatElim, ax::nat_elim},
+      {Builtin::IdxOf, ax::idx_of},    {Builtin::ArrGet, ax::arr_get},  {Builtin::ArrLength, ax::arr_length}};
+  for (auto [role, a] : roles)
+    t.setBuiltin(role, id(a));
+  norm(ax::true_, constTrue);
+  norm(ax::false_, constFalse);
+  norm(ax::tt, constTt);
 
-  // name, operator, Nat/I64/F64 normalizers (nullptr: not on that type)
+  // Operators: `op` on Nat, I64, F64 (each axiom's normalizer; none: not on that type).
   struct Op {
-    const char *name, *sym;
-    Normalizer nat, i64, f64;
+    const char* sym;
+    ax nat, i64, f64;
+    Normalizer natN, i64N, f64N;
   };
   const Op ops[] = {
-      {"add", "+", natArith<Arith::Add>, i64Arith<Arith::Add>, f64Arith<Arith::Add>},
-      {"sub", "-", natArith<Arith::Sub>, i64Arith<Arith::Sub>, f64Arith<Arith::Sub>},
-      {"mul", "*", natArith<Arith::Mul>, i64Arith<Arith::Mul>, f64Arith<Arith::Mul>},
-      {"div", "/", natArith<Arith::Div>, i64Arith<Arith::Div>, f64Arith<Arith::Div>},
-      {"mod", "%", natArith<Arith::Mod>, i64Arith<Arith::Mod>, nullptr},
-      {"eq", "==", natCmp<Cmp::Eq>, i64Cmp<Cmp::Eq>, f64Cmp<Cmp::Eq>},
-      {"ne", "!=", natCmp<Cmp::Ne>, i64Cmp<Cmp::Ne>, f64Cmp<Cmp::Ne>},
-      {"lt", "<", natCmp<Cmp::Lt>, i64Cmp<Cmp::Lt>, f64Cmp<Cmp::Lt>},
-      {"le", "<=", natCmp<Cmp::Le>, i64Cmp<Cmp::Le>, f64Cmp<Cmp::Le>},
-      {"gt", ">", natCmp<Cmp::Gt>, i64Cmp<Cmp::Gt>, f64Cmp<Cmp::Gt>},
-      {"ge", ">=", natCmp<Cmp::Ge>, i64Cmp<Cmp::Ge>, f64Cmp<Cmp::Ge>},
+      {"+", ax::nat_add, ax::i64_add, ax::f64_add, natArith<Arith::Add>, i64Arith<Arith::Add>, f64Arith<Arith::Add>},
+      {"-", ax::nat_sub, ax::i64_sub, ax::f64_sub, natArith<Arith::Sub>, i64Arith<Arith::Sub>, f64Arith<Arith::Sub>},
+      {"*", ax::nat_mul, ax::i64_mul, ax::f64_mul, natArith<Arith::Mul>, i64Arith<Arith::Mul>, f64Arith<Arith::Mul>},
+      {"/", ax::nat_div, ax::i64_div, ax::f64_div, natArith<Arith::Div>, i64Arith<Arith::Div>, f64Arith<Arith::Div>},
+      {"%", ax::nat_mod, ax::i64_mod, ax::f64_div, natArith<Arith::Mod>, i64Arith<Arith::Mod>, nullptr},
+      {"==", ax::nat_eq, ax::i64_eq, ax::f64_eq, natCmp<Cmp::Eq>, i64Cmp<Cmp::Eq>, f64Cmp<Cmp::Eq>},
+      {"!=", ax::nat_ne, ax::i64_ne, ax::f64_ne, natCmp<Cmp::Ne>, i64Cmp<Cmp::Ne>, f64Cmp<Cmp::Ne>},
+      {"<", ax::nat_lt, ax::i64_lt, ax::f64_lt, natCmp<Cmp::Lt>, i64Cmp<Cmp::Lt>, f64Cmp<Cmp::Lt>},
+      {"<=", ax::nat_le, ax::i64_le, ax::f64_le, natCmp<Cmp::Le>, i64Cmp<Cmp::Le>, f64Cmp<Cmp::Le>},
+      {">", ax::nat_gt, ax::i64_gt, ax::f64_gt, natCmp<Cmp::Gt>, i64Cmp<Cmp::Gt>, f64Cmp<Cmp::Gt>},
+      {">=", ax::nat_ge, ax::i64_ge, ax::f64_ge, natCmp<Cmp::Ge>, i64Cmp<Cmp::Ge>, f64Cmp<Cmp::Ge>},
   };
+  struct OnType {
+    const char* sym;
+    ax axiom, type;
+    Normalizer n;
+  };
+  std::vector<OnType> operators = {{"==", ax::bool_eq, ax::Bool, boolCmp<Cmp::Eq>},
+                                   {"!=", ax::bool_ne, ax::Bool, boolCmp<Cmp::Ne>},
+                                   {"==", ax::str_eq, ax::String, strCmp<Cmp::Eq>},
+                                   {"!=", ax::str_ne, ax::String, strCmp<Cmp::Ne>}};
   for (const Op& o : ops) {
-    auto bind = [&](const char* ty, const char* pfx, Normalizer n) {
-      if (!n) return;
-      std::string name = std::string("%core.") + pfx + "." + o.name;
-      ax(name.c_str(), 2, n);
-      r.addOperator(o.sym, ty, name);
-    };
-    bind("%core.Nat", "nat", o.nat);
-    bind("%core.I64", "i64", o.i64);
-    bind("%core.F64", "f64", o.f64);
+    operators.push_back({o.sym, o.nat, ax::Nat, o.natN});
+    operators.push_back({o.sym, o.i64, ax::I64, o.i64N});
+    operators.push_back({o.sym, o.f64, ax::F64, o.f64N});
   }
-  ax("%core.bool.eq", 2, boolCmp<Cmp::Eq>);
-  ax("%core.bool.ne", 2, boolCmp<Cmp::Ne>);
-  r.addOperator("==", "%core.Bool", "%core.bool.eq");
-  r.addOperator("!=", "%core.Bool", "%core.bool.ne");
-  ax("%core.str.eq", 2, strCmp<Cmp::Eq>);
-  ax("%core.str.ne", 2, strCmp<Cmp::Ne>);
-  r.addOperator("==", "%core.String", "%core.str.eq");
-  r.addOperator("!=", "%core.String", "%core.str.ne");
+  for (const OnType& o : operators)
+    if (o.n) {
+      norm(o.axiom, o.n);
+      t.setOperator(id(o.axiom), o.sym, id(o.type));
+    }
 
-  ax("%core.conv.natToI64", 1, natToI64);
-  ax("%core.conv.i64ToNat", 1, i64ToNat);
-  ax("%core.conv.i64ToF64", 1, i64ToF64);
-  ax("%core.conv.f64ToI64", 1, f64ToI64);
-  ax("%core.conv.natToF64", 1, natToF64);
-  ax("%core.f64.sqrt", 1, f64Sqrt);
-  ax("%core.arr.build", 3, arrBuild);
-  ax("%core.arr.get", 4, arrGet);
-  ax("%core.arr.set", 5, arrSet);
-  ax("%core.arr.length", 3, arrLength);
-  ax("%core.idx.of", 2, idxOf);
-  ax("%core.idx.toNat", 2, idxToNat);
-  ax("%core.str.len", 1, strLen);
-  ax("%core.str.at", 2, strAt);
-  ax("%core.str.cat", 2, strCat);
-  ax("%core.nat.toString", 1, natToString);
-  ax("%core.nat.elim", 4, natElim);
-  ax("%core.bool.elim", 4, boolElim);
+  // Units (x + 0 = x, x * 1 = x) for the specializer and the tiers; integer
+  // addition and multiplication (wrapping on I64) are associative and
+  // commutative, F64's are not.
+  double one = 1.0;
+  uint64_t oneBits;
+  std::memcpy(&oneBits, &one, sizeof one);
+  for (ax a : {ax::nat_add, ax::i64_add})
+    t[id(a)].facts = {0, std::nullopt, true};
+  for (ax a : {ax::nat_mul, ax::i64_mul})
+    t[id(a)].facts = {1, 0, true};
+  t[id(ax::f64_mul)].facts = {oneBits, std::nullopt, false};
+
+  norm(ax::conv_natToI64, natToI64);
+  norm(ax::conv_i64ToNat, i64ToNat);
+  norm(ax::conv_i64ToF64, i64ToF64);
+  norm(ax::conv_f64ToI64, f64ToI64);
+  norm(ax::conv_natToF64, natToF64);
+  norm(ax::f64_sqrt, f64Sqrt);
+  norm(ax::arr_build, arrBuild);
+  norm(ax::arr_get, arrGet);
+  norm(ax::arr_set, arrSet);
+  norm(ax::arr_length, arrLength);
+  norm(ax::idx_of, idxOf);
+  norm(ax::idx_toNat, idxToNat);
+  norm(ax::str_len, strLen);
+  norm(ax::str_at, strAt);
+  norm(ax::str_cat, strCat);
+  norm(ax::nat_toString, natToString);
+  norm(ax::nat_elim, natElim);
+  norm(ax::bool_elim, boolElim);
 }
 
-} // namespace thorin::plugins
+} // namespace thorin::plug::core

@@ -1,5 +1,5 @@
 // Run-time implementations of the core plugin's axioms (the interpreter calls
-// them; compiled code calls them or inlines the LLVM lowerings of lower.cpp).
+// them; compiled code calls them or inlines the lowerings of baseline.cpp and llvm.cpp).
 // Errors the normalizers leave stuck — division by zero, out-of-range
 // conversions and indices — are located run-time errors here.
 #include <fmt/format.h>
@@ -9,12 +9,12 @@
 #include <string>
 
 #include "compare.hpp"
-#include "core_plugin.hpp"
+#include "core_axioms.hpp"
 #include "nat_limits.hpp"
 #include "nat_to_f64.hpp"
 #include "runtime/primitive.hpp"
 
-namespace thorin::plugins {
+namespace thorin::plug::core {
 namespace {
 
 using namespace rt;
@@ -222,81 +222,66 @@ V boolElim(const V* a, uint32_t) { return immVal(a[3]) ? a[1] : a[2]; }
 
 } // namespace
 
-void registerCoreRuntime() {
-  static bool done = false;
-  if (done) return;
-  done = true;
+void prims() {
   using M = MType;
-  auto prim = [](const char* name, uint32_t arity, PrimFn fn, std::initializer_list<M> sig = {},
-                 M res = M::None) {
-    Prim p{name, arity, fn};
-    size_t i = 0;
-    for (M m : sig)
-      p.args[i++] = m;
-    p.result = res;
-    registerPrim(std::move(p));
-  };
-  prim("%core.nat.add", 2, natAdd);
-  prim("%core.nat.sub", 2, natSub);
-  prim("%core.nat.mul", 2, natMul);
-  prim("%core.nat.div", 2, natDiv<false>);
-  prim("%core.nat.mod", 2, natDiv<true>);
-  prim("%core.nat.eq", 2, natCmp<Cmp::Eq>);
-  prim("%core.nat.ne", 2, natCmp<Cmp::Ne>);
-  prim("%core.nat.lt", 2, natCmp<Cmp::Lt>);
-  prim("%core.nat.le", 2, natCmp<Cmp::Le>);
-  prim("%core.nat.gt", 2, natCmp<Cmp::Gt>);
-  prim("%core.nat.ge", 2, natCmp<Cmp::Ge>);
+  auto prim = [](ax a, PrimFn fn, std::initializer_list<M> sig = {}, M res = M::None,
+                 M value = M::None) { registerPrim(id(a), fn, sig, res, value); };
+  prim(ax::nat_add, natAdd);
+  prim(ax::nat_sub, natSub);
+  prim(ax::nat_mul, natMul);
+  prim(ax::nat_div, natDiv<false>);
+  prim(ax::nat_mod, natDiv<true>);
+  prim(ax::nat_eq, natCmp<Cmp::Eq>);
+  prim(ax::nat_ne, natCmp<Cmp::Ne>);
+  prim(ax::nat_lt, natCmp<Cmp::Lt>);
+  prim(ax::nat_le, natCmp<Cmp::Le>);
+  prim(ax::nat_gt, natCmp<Cmp::Gt>);
+  prim(ax::nat_ge, natCmp<Cmp::Ge>);
   const std::initializer_list<M> ii = {M::I64, M::I64}, ff = {M::F64, M::F64};
-  prim("%core.i64.add", 2, i64Add, ii, M::I64);
-  prim("%core.i64.sub", 2, i64Sub, ii, M::I64);
-  prim("%core.i64.mul", 2, i64Mul, ii, M::I64);
-  prim("%core.i64.div", 2, i64Div<false>, ii, M::I64);
-  prim("%core.i64.mod", 2, i64Div<true>, ii, M::I64);
-  prim("%core.i64.eq", 2, i64Cmp<Cmp::Eq>, ii, M::Bool);
-  prim("%core.i64.ne", 2, i64Cmp<Cmp::Ne>, ii, M::Bool);
-  prim("%core.i64.lt", 2, i64Cmp<Cmp::Lt>, ii, M::Bool);
-  prim("%core.i64.le", 2, i64Cmp<Cmp::Le>, ii, M::Bool);
-  prim("%core.i64.gt", 2, i64Cmp<Cmp::Gt>, ii, M::Bool);
-  prim("%core.i64.ge", 2, i64Cmp<Cmp::Ge>, ii, M::Bool);
-  prim("%core.f64.add", 2, f64Add, ff, M::F64);
-  prim("%core.f64.sub", 2, f64Sub, ff, M::F64);
-  prim("%core.f64.mul", 2, f64Mul, ff, M::F64);
-  prim("%core.f64.div", 2, f64Div, ff, M::F64);
-  prim("%core.f64.eq", 2, f64Cmp<Cmp::Eq>, ff, M::Bool);
-  prim("%core.f64.ne", 2, f64Cmp<Cmp::Ne>, ff, M::Bool);
-  prim("%core.f64.lt", 2, f64Cmp<Cmp::Lt>, ff, M::Bool);
-  prim("%core.f64.le", 2, f64Cmp<Cmp::Le>, ff, M::Bool);
-  prim("%core.f64.gt", 2, f64Cmp<Cmp::Gt>, ff, M::Bool);
-  prim("%core.f64.ge", 2, f64Cmp<Cmp::Ge>, ff, M::Bool);
-  prim("%core.f64.sqrt", 1, f64Sqrt, {M::F64}, M::F64);
-  prim("%core.bool.eq", 2, wordCmp<Cmp::Eq>, {M::Bool, M::Bool}, M::Bool);
-  prim("%core.bool.ne", 2, wordCmp<Cmp::Ne>, {M::Bool, M::Bool}, M::Bool);
-  prim("%core.str.eq", 2, strCmp<Cmp::Eq>);
-  prim("%core.str.ne", 2, strCmp<Cmp::Ne>);
+  prim(ax::i64_add, i64Add, ii, M::I64);
+  prim(ax::i64_sub, i64Sub, ii, M::I64);
+  prim(ax::i64_mul, i64Mul, ii, M::I64);
+  prim(ax::i64_div, i64Div<false>, ii, M::I64);
+  prim(ax::i64_mod, i64Div<true>, ii, M::I64);
+  prim(ax::i64_eq, i64Cmp<Cmp::Eq>, ii, M::Bool);
+  prim(ax::i64_ne, i64Cmp<Cmp::Ne>, ii, M::Bool);
+  prim(ax::i64_lt, i64Cmp<Cmp::Lt>, ii, M::Bool);
+  prim(ax::i64_le, i64Cmp<Cmp::Le>, ii, M::Bool);
+  prim(ax::i64_gt, i64Cmp<Cmp::Gt>, ii, M::Bool);
+  prim(ax::i64_ge, i64Cmp<Cmp::Ge>, ii, M::Bool);
+  prim(ax::f64_add, f64Add, ff, M::F64);
+  prim(ax::f64_sub, f64Sub, ff, M::F64);
+  prim(ax::f64_mul, f64Mul, ff, M::F64);
+  prim(ax::f64_div, f64Div, ff, M::F64);
+  prim(ax::f64_eq, f64Cmp<Cmp::Eq>, ff, M::Bool);
+  prim(ax::f64_ne, f64Cmp<Cmp::Ne>, ff, M::Bool);
+  prim(ax::f64_lt, f64Cmp<Cmp::Lt>, ff, M::Bool);
+  prim(ax::f64_le, f64Cmp<Cmp::Le>, ff, M::Bool);
+  prim(ax::f64_gt, f64Cmp<Cmp::Gt>, ff, M::Bool);
+  prim(ax::f64_ge, f64Cmp<Cmp::Ge>, ff, M::Bool);
+  prim(ax::f64_sqrt, f64Sqrt, {M::F64}, M::F64);
+  prim(ax::bool_eq, wordCmp<Cmp::Eq>, {M::Bool, M::Bool}, M::Bool);
+  prim(ax::bool_ne, wordCmp<Cmp::Ne>, {M::Bool, M::Bool}, M::Bool);
+  prim(ax::str_eq, strCmp<Cmp::Eq>);
+  prim(ax::str_ne, strCmp<Cmp::Ne>);
   // Conversions from words to machine numbers: their values' classes.
-  auto valueIs = [](const char* name, M m) { const_cast<Prim*>(findPrim(name))->value = m; };
-  prim("%core.conv.natToI64", 1, natToI64);
-  prim("%core.conv.i64ToNat", 1, i64ToNat);
-  prim("%core.conv.i64ToF64", 1, i64ToF64, {M::I64}, M::F64);
-  prim("%core.conv.f64ToI64", 1, f64ToI64);
-  prim("%core.conv.natToF64", 1, natToF64);
-  valueIs("%core.conv.natToI64", M::I64);
-  valueIs("%core.conv.f64ToI64", M::I64);
-  valueIs("%core.conv.natToF64", M::F64);
-  prim("%core.arr.build", 3, arrBuild);
-  prim("%core.arr.get", 4, arrGet);
-  prim("%core.arr.set", 5, arrSet);
-  prim("%core.arr.length", 3, arrLength);
-  prim("%core.idx.of", 2, idxOf);
-  prim("%core.idx.toNat", 2, idxToNat);
-  prim("%core.str.len", 1, strLen);
-  prim("%core.str.at", 2, strAt);
-  prim("%core.str.cat", 2, strCat);
-  prim("%core.nat.toString", 1, natToString);
-  prim("%core.nat.elim", 4, natElim);
-  prim("%core.bool.elim", 4, boolElim);
-  registerCoreBaselineLowerings();
+  prim(ax::conv_natToI64, natToI64, {}, M::None, M::I64);
+  prim(ax::conv_i64ToNat, i64ToNat);
+  prim(ax::conv_i64ToF64, i64ToF64, {M::I64}, M::F64);
+  prim(ax::conv_f64ToI64, f64ToI64, {}, M::None, M::I64);
+  prim(ax::conv_natToF64, natToF64, {}, M::None, M::F64);
+  prim(ax::arr_build, arrBuild);
+  prim(ax::arr_get, arrGet);
+  prim(ax::arr_set, arrSet);
+  prim(ax::arr_length, arrLength);
+  prim(ax::idx_of, idxOf);
+  prim(ax::idx_toNat, idxToNat);
+  prim(ax::str_len, strLen);
+  prim(ax::str_at, strAt);
+  prim(ax::str_cat, strCat);
+  prim(ax::nat_toString, natToString);
+  prim(ax::nat_elim, natElim);
+  prim(ax::bool_elim, boolElim);
 }
 
-} // namespace thorin::plugins
+} // namespace thorin::plug::core

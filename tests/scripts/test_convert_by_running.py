@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Conversion checks decided by running code (core/unify.cpp convertClosed,
-jit/normalize.cpp Runtime::convertible): a long conversion of two closed
+runtime/readback.cpp Runtime::convertible): a long conversion of two closed
 terms is handed to the runtime, which may only answer "equal"; everything
 else — different normal forms, erased types in them, postulates — goes back
 to the evaluator, which decides and explains a failure exactly as with

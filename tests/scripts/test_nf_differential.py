@@ -5,7 +5,7 @@ Random well-typed terms over Church numerals, booleans and pairs — closed
 ones, functions of numerals, and open terms under `λ N s z` — are
 normalized with `.nf` by `thorin check --jit=off` (the evaluator of core/)
 and by `--jit=lazy --jit-threshold 1` (the runtime with neutral values,
-compiled code from the first call, jit/normalize.cpp). The outputs must be
+compiled code from the first call, runtime/readback.cpp). The outputs must be
 identical, and most directives must take the runtime's path.
 
   test_nf_differential.py THORIN [--programs N] [--seed S]"""

@@ -6,13 +6,22 @@
 #include <limits>
 
 #include "core/axiom.hpp"
-#include "plugins/core/core_plugin.hpp"
+#include "core_axioms.hpp"
+#include "plugins/loader.hpp"
 #include "core/lexer.hpp"
 #include "core/literal.hpp"
 #include "runtime/primitive.hpp"
 #include "runtime/heap.hpp"
 
 using namespace thorin;
+namespace core = thorin::plug::core;
+using core::ax;
+
+// The core plugin's code, registered as `.plugin core` does (from the build tree).
+static void loadCore() {
+  plugins::Loader loader;
+  loader.load("core");
+}
 
 static std::vector<std::string> texts(const std::string& text) {
   Source src("t", text);
@@ -28,7 +37,7 @@ TEST_CASE("lexer: numbers, exponents, projections and binder dots") {
   CHECK(texts("t.1.2") == std::vector<std::string>{"t", ".", "1", ".", "2"});
   CHECK(texts("λ x. 1.5") == std::vector<std::string>{"λ", "x", ".", "1.5"});
   CHECK(texts("a+b <= c") == std::vector<std::string>{"a", "+", "b", "<=", "c"});
-  CHECK(texts("%core.nat.add x % y") == std::vector<std::string>{"%core.nat.add", "x", "%", "y"});
+  CHECK(texts("%plug.nat.add x % y") == std::vector<std::string>{"%plug.nat.add", "x", "%", "y"});
 }
 
 TEST_CASE("literals print as .eval shows them") {
@@ -45,44 +54,45 @@ TEST_CASE("literals print as .eval shows them") {
 }
 
 TEST_CASE("core plugin: operators resolve by operand type") {
-  plugins::registerCore();
-  auto& r = AxiomRegistry::get();
-  REQUIRE(r.operatorAxiom("+", "%core.I64"));
-  CHECK(*r.operatorAxiom("+", "%core.I64") == "%core.i64.add");
-  CHECK(*r.operatorAxiom("<", "%core.Nat") == "%core.nat.lt");
-  CHECK(*r.operatorAxiom("==", "%core.Bool") == "%core.bool.eq");
-  CHECK(r.operatorAxiom("%", "%core.F64") == nullptr); // no remainder on F64
-  CHECK(*r.operatorOf("%core.f64.mul") == "*");
+  loadCore();
+  auto& t = AxiomTable::get();
+  CHECK(t.operatorAxiom("+", core::id(ax::I64)) == core::id(ax::i64_add));
+  CHECK(t.operatorAxiom("<", core::id(ax::Nat)) == core::id(ax::nat_lt));
+  CHECK(t.operatorAxiom("==", core::id(ax::Bool)) == core::id(ax::bool_eq));
+  CHECK(t.operatorAxiom("%", core::id(ax::F64)) == kNoAxiom); // no remainder on F64
+  CHECK(t[core::id(ax::f64_mul)].op == "*");
+  CHECK(t[core::id(ax::i64_add)].name == t[t.find(t[core::id(ax::i64_add)].name)].name);
+  CHECK(t.builtin(Builtin::Nat) == core::id(ax::Nat));
+  CHECK(t.role(core::id(ax::arr_get)) == Builtin::ArrGet);
 }
 
 TEST_CASE("core plugin: normalizers fold constants, keep identities, stay stuck on errors") {
-  plugins::registerCore();
+  loadCore();
   World w;
-  auto& r = AxiomRegistry::get();
-  auto run = [&](const char* ax, std::vector<Val*> args) {
-    return r.find(ax)->norm(w, args.data());
+  auto run = [&](ax a, std::vector<Val*> args) {
+    return AxiomTable::get()[core::id(a)].norm(w, args.data());
   };
   auto i64 = [&](int64_t x) { return vLit(w, LitKind::I64, uint64_t(x)); };
   auto nat = [&](uint64_t x) { return vLit(w, LitKind::Nat, x); };
   Val* x = w.var(0); // a rigid variable
 
-  Val* s = run("%core.i64.add", {i64(INT64_MAX), i64(1)}); // wraps
+  Val* s = run(ax::i64_add, {i64(INT64_MAX), i64(1)}); // wraps
   REQUIRE(s);
   CHECK(int64_t(s->bits) == INT64_MIN);
-  Val* q = run("%core.i64.div", {i64(INT64_MIN), i64(-1)}); // wraps, no trap
+  Val* q = run(ax::i64_div, {i64(INT64_MIN), i64(-1)}); // wraps, no trap
   REQUIRE(q);
   CHECK(int64_t(q->bits) == INT64_MIN);
-  CHECK(run("%core.i64.div", {i64(1), i64(0)}) == nullptr); // a run-time error: stuck here
-  CHECK(run("%core.nat.add", {x, nat(0)}) == x);              // n + 0 ▷ n
-  CHECK(run("%core.nat.mul", {nat(1), x}) == x);              // 1 * n ▷ n
-  Val* d = run("%core.nat.sub", {nat(3), nat(5)});            // truncated
+  CHECK(run(ax::i64_div, {i64(1), i64(0)}) == nullptr); // a run-time error: stuck here
+  CHECK(run(ax::nat_add, {x, nat(0)}) == x);              // n + 0 ▷ n
+  CHECK(run(ax::nat_mul, {nat(1), x}) == x);              // 1 * n ▷ n
+  Val* d = run(ax::nat_sub, {nat(3), nat(5)});            // truncated
   REQUIRE(d);
   CHECK(d->bits == 0);
-  Val* big = run("%core.nat.mul", {nat(UINT64_MAX), nat(UINT64_MAX)}); // to GMP
+  Val* big = run(ax::nat_mul, {nat(UINT64_MAX), nat(UINT64_MAX)}); // to GMP
   REQUIRE(big);
   CHECK(LitKind(big->n) == LitKind::BigNat);
   CHECK(showLit(LitKind::BigNat, 0, big->big) == "340282366920938463426481119284349108225");
-  CHECK(run("%core.nat.lt", {x, nat(3)}) == nullptr); // stuck on a variable
+  CHECK(run(ax::nat_lt, {x, nat(3)}) == nullptr); // stuck on a variable
 }
 
 TEST_CASE("run-time words: immediates and boxes") {
@@ -119,8 +129,8 @@ TEST_CASE("run-time arrays: the erased element type picks the representation") {
   CHECK(toF64(arrElem(fa, 0)) == 0.5);
   CHECK(toF64(arrElem(fa, 1)) == -1e300);
   // `build` itself: its first argument is the erased element type.
-  plugins::registerCoreRuntime();
-  const Prim* build = findPrim("%core.arr.build");
+  loadCore();
+  const Prim* build = findPrim(core::id(ax::arr_build));
   REQUIRE(build);
   V k = mkClosure([](rt::Closure*, const V* args) { return ofF64(double(immVal(args[0])) / 4); }, 1, 0);
   V args[3] = {erasedType(uint32_t(MType::F64)), imm(3), k};
