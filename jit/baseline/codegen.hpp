@@ -1,4 +1,4 @@
-// Code generation of the baseline tier (jit/baseline.hpp): x86-64 for hot
+// Code generation of the baseline tier (baseline_tier.hpp): x86-64 for hot
 // first-order functions, with its own register allocation.
 //
 // The functions it takes are small expressions (arithmetic, comparisons,
@@ -15,6 +15,12 @@
 // emitted twice, the second time knowing what checks at its entry and back
 // edges established (Nat counters are immediates, arrays have the length
 // their type says).
+//
+// The pieces (jit/baseline): pure analyses of erased bodies — value classes
+// (value_class), loop plans (loop_plan), entry facts (entry_facts) — the
+// frame and register allocation (frame), the module's functions and their
+// signatures (module_gen), and the emitter of one worker, FnGen
+// (fn_gen.hpp), whose members the emit_*.cpp files define by concern.
 #pragma once
 #include <asmjit/x86.h>
 
