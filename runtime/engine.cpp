@@ -27,13 +27,15 @@ namespace {
 // / 17.4 ms, brainfuck 1.37 / 1.08 s, an F64 loop of 3·10⁷ steps 254 / 194
 // ms, a Nat loop 62 / 64 ms, twelve matmuls 195 / 179 ms.
 constexpr auto kTierUpDelay = std::chrono::milliseconds(20);
-Runtime* gTierUpRt = nullptr;
 void tierUpAtSafepoint() {
-  if (gTierUpRt) gTierUpRt->tierUp();
+  if (Runtime* rt = Runtime::current()) rt->tierUp();
 }
+Runtime* gCurrent = nullptr;
 } // namespace
 
-Runtime::Runtime(JitOptions o, std::ostream& e) : opts(o), err(e) {}
+Runtime* Runtime::current() { return gCurrent; }
+
+Runtime::Runtime(JitOptions o, std::ostream& e) : opts(o), err(e) { gCurrent = this; }
 
 bool Runtime::wantsBaseline() const {
   // (With --jit-sync the optimized code is ready at once: nothing to bridge.)
@@ -42,13 +44,13 @@ bool Runtime::wantsBaseline() const {
 
 void Runtime::setBaseline(std::unique_ptr<Tier> t) {
   baseline = std::move(t);
-  if (baseline && opts.llvm) {
-    gTierUpRt = this;
-    gSafepointHook = tierUpAtSafepoint;
-  }
+  if (baseline && opts.llvm) gSafepointHook = tierUpAtSafepoint;
 }
 Runtime::~Runtime() {
-  if (gTierUpRt == this) gTierUpRt = nullptr;
+  if (gCurrent == this) {
+    gCurrent = nullptr;
+    gSafepointHook = nullptr;
+  }
   // The backend first: its compile thread may still be installing LLVM code
   // in a slot of the baseline tier (found by fuzzing `thorin check` in the
   // sanitizer build, which returns from main instead of exiting at once).
@@ -65,8 +67,9 @@ Global& Runtime::erased(TopId id) {
   if (g.erasedDone) return g;
   g.erasedDone = true;
   const TopEntry& e = w_->tops[id];
-  if (!e.def) return g; // a postulate: erased at run time
   Eraser er(*w_, arena_);
+  g.sig = er.signature(id);
+  if (!e.def) return g; // a postulate: erased at run time
   ETm* body = er.erase(e.def);
   Global& g2 = global(id);
   g2.source = g2.body = body;
@@ -104,11 +107,6 @@ std::string Runtime::nameOf(TopId id) {
   return fmt::format("{}@({})", str(w_->tops[s.origin].name), s.args);
 }
 
-static MType machineType(World& w, Val* ty) {
-  Val* f = forceAll(w, ty);
-  if (f->tag != VTag::Top || f->sp || !w.tops[f->n].axiom) return MType::None;
-  return machineType(w.tops[f->n].axiom->id);
-}
 
 MachineSig Runtime::machineSig(TopId id) {
   MachineSig sig;
@@ -123,16 +121,7 @@ MachineSig Runtime::machineSig(TopId id) {
     sig.known = true;
     return sig;
   }
-  World& w = *w_;
-  Val* ty = forceAll(w, w.topType(id));
-  while (ty->tag == VTag::Pi) {
-    sig.params.push_back(machineType(w, ty->a));
-    // (A dependent codomain is instantiated with an unknown: only its head matters.)
-    ty = forceAll(w, apply(w, ty, vUnused()));
-  }
-  sig.result = machineType(w, ty);
-  sig.known = true;
-  return sig;
+  return erased(id).sig;
 }
 
 // The class of t's value when it is evident: a saturated call of a function
@@ -446,11 +435,10 @@ void Runtime::forgetFrom(World& w, TopId first) {
 static Builtin roleOf(World& w, Val* v);
 
 namespace {
-Runtime* gPostulateRt = nullptr;
 // A postulated function: calling it is a run-time error.
 V postulateEntry(Closure* self, const V*) {
   throw Error{fmt::format("`{}` is a postulate (`.ax`): it cannot be called at run time",
-                          gPostulateRt->nameOf(TopId(self->free[0]))),
+                          Runtime::current()->nameOf(TopId(self->free[0]))),
               0};
 }
 } // namespace
@@ -462,7 +450,6 @@ V Runtime::postulateValue(TopId id) {
   for (; ty->tag == VTag::Pi; ++arity)
     ty = forceAll(w, apply(w, ty, vUnused()));
   if (arity > 0) { // (passed along, it is harmless; called, it has no result)
-    gPostulateRt = this;
     V c = mkClosure(postulateEntry, arity, 1);
     static_cast<Closure*>(obj(c))->free[0] = id;
     return c;

@@ -64,6 +64,7 @@ struct Global {
   // Does `body` make closures (which may keep its environment alive)?
   const ETm* capturesFor = nullptr; // the body it was found for
   bool captures = true;
+  MachineSig sig; // decided at erasure: code generation never looks at types
 };
 
 /// Specializations are globals too, numbered from here (TopIds stay below).
@@ -85,7 +86,6 @@ struct SpecInfo {
 /// Closures of interpreted λs (runtime/interp.cpp), and of lifted ones (runtime/lift.cpp).
 V lamEntry(Closure* self, const V* args);
 V liftedEntry(Closure* self, const V* args);
-class Runtime* liftRuntime(); // the runtime of the current run
 
 /// A hot λ's compiled copy: global `id` takes the λ's free variables (the
 /// environment entries at `free`, ascending) before the λ's own parameters.
@@ -98,17 +98,13 @@ struct Lifted {
   bool dropped = false;
 };
 
-/// The machine types of a function's parameters and result (None: a word).
-struct MachineSig {
-  std::vector<MType> params;
-  MType result = MType::None;
-  bool known = false;
-};
-
 class Runtime : public Runner {
 public:
   Runtime(JitOptions o, std::ostream& err);
   ~Runtime() override;
+  /// The process's runtime (the last one made): what closure entries,
+  /// safepoints and the helpers compiled code calls work on.
+  static Runtime* current();
 
   std::string run(World& w, Tm* t, Val* ty, Span where, bool bare = false) override;
   void invalidate(World& w, TopId id) override;

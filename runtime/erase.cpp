@@ -1,6 +1,7 @@
 #include "erase.hpp"
 
 #include "core/axiom.hpp"
+#include "core/eval.hpp"
 #include "core/literal.hpp"
 
 namespace thorin::rt {
@@ -29,6 +30,26 @@ bool Eraser::isTypeFormer(TopId id) {
   while (ty->tag == TTag::Pi)
     ty = ty->b;
   return ty->tag == TTag::U;
+}
+
+// The machine type of a value of type `ty` (I64, F64, Bool), None for a word.
+static MType machineTypeOf(World& w, Val* ty) {
+  Val* f = forceAll(w, ty);
+  if (f->tag != VTag::Top || f->sp || !w.tops[f->n].axiom) return MType::None;
+  return machineType(w.tops[f->n].axiom->id);
+}
+
+MachineSig Eraser::signature(TopId id) {
+  MachineSig sig;
+  Val* ty = forceAll(w_, w_.topType(id));
+  while (ty->tag == VTag::Pi) {
+    sig.params.push_back(machineTypeOf(w_, ty->a));
+    // (A dependent codomain is instantiated with an unknown: only its head matters.)
+    ty = forceAll(w_, thorin::apply(w_, ty, vUnused()));
+  }
+  sig.result = machineTypeOf(w_, ty);
+  sig.known = true;
+  return sig;
 }
 
 const Axiom* Eraser::axiomOf(TopId id) {

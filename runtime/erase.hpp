@@ -97,10 +97,19 @@ void freeVars(ETm* t, uint32_t depth, std::vector<bool>& out);
 /// A copy of `t` whose free variable i (below `depth` binders) becomes f(i).
 ETm* mapVars(Arena& a, ETm* t, uint32_t depth, const std::function<uint32_t(uint32_t)>& f);
 
+/// The machine types of a function's parameters and result (None: a word).
+struct MachineSig {
+  std::vector<MType> params;
+  MType result = MType::None;
+  bool known = false;
+};
+
 class Eraser {
 public:
   explicit Eraser(World& w, Arena& out) : w_(w), out_(out) {}
   ETm* erase(Tm* t);
+  /// The machine types along the type of the top-level entry `id`.
+  MachineSig signature(TopId id);
   /// Is this top-level entry a type former (its type ends in U)? Cached.
   bool isTypeFormer(TopId id);
   /// The axiom a top-level entry stands for (itself, or `Nat = %core.Nat`), or null.

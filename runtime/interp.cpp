@@ -13,8 +13,6 @@ namespace thorin::rt {
 
 namespace {
 
-Runtime* gRuntime = nullptr; // the runtime of the current run (closure entries need it)
-
 IEnv* push(IEnv* env, V v) {
   static_assert(sizeof(IEnv) == 16);
   auto* e = static_cast<IEnv*>(alloc16());
@@ -42,9 +40,9 @@ V primPapEntry(Closure* self, const V* args) {
 // A top-level function used as a value: free[0] = its id.
 V globalEntry(Closure* self, const V* args) {
   TopId id = TopId(self->free[0]);
-  V r = gRuntime->callGlobal(id, args);
+  V r = Runtime::current()->callGlobal(id, args);
   // Once compiled, this closure calls the compiled entry directly.
-  if (Code c = gRuntime->global(id).compiled) self->code = c;
+  if (Code c = Runtime::current()->global(id).compiled) self->code = c;
   return r;
 }
 
@@ -68,12 +66,11 @@ V literal(const ETm* t) {
 
 } // namespace
 
-Runtime* liftRuntime() { return gRuntime; }
 
 // Closure of an interpreted λ: free[0] = the λ, free[1] = environment.
 V lamEntry(Closure* self, const V* args) {
-  if (V r; gRuntime->callLifted(self, args, r)) return r; // (its compiled copy, once hot)
-  return gRuntime->enterLam(reinterpret_cast<ETm*>(self->free[0]),
+  if (V r; Runtime::current()->callLifted(self, args, r)) return r; // (its compiled copy, once hot)
+  return Runtime::current()->enterLam(reinterpret_cast<ETm*>(self->free[0]),
                             reinterpret_cast<IEnv*>(self->free[1]), args);
 }
 
@@ -167,7 +164,6 @@ static void releaseFrame(Global& g, const ETm* body, IEnv* env) {
 }
 
 V Runtime::eval(ETm* t, IEnv* env, TopId frame) {
-  gRuntime = this;
   const ETm* t0 = t; // the frame's body
   // A frame of a global's body (entered here, or by a tail call) gives its
   // environment back when it returns, as at a tail call: a recursion that

@@ -105,7 +105,7 @@ bool Runtime::callLifted(Closure* self, const V* args, V& r) {
 // A closure of a lifted λ: free[0] = the λ, free[1] = its environment
 // followed by the values of the copy's free variables.
 V liftedEntry(Closure* self, const V* args) {
-  Runtime& rt = *liftRuntime();
+  Runtime& rt = *Runtime::current();
   auto* lam = reinterpret_cast<ETm*>(self->free[0]);
   const V* block = reinterpret_cast<const V*>(self->free[1]);
   const Lifted* l = rt.liftedOf(lam);
@@ -131,7 +131,7 @@ bool buildRaw(V f, uint32_t from, uint32_t n, bool f64, uint64_t* out) {
   MType m = f64 ? MType::F64 : MType::I64;
   if (isImm(f) || obj(f)->tag != OTag::Closure) return false;
   auto* self = static_cast<Closure*>(obj(f));
-  Runtime* run = liftRuntime();
+  Runtime* run = Runtime::current();
   if (self->code != liftedEntry || !run || !run->baseline) return false;
   Runtime& rt = *run;
   auto* lam = reinterpret_cast<ETm*>(self->free[0]);

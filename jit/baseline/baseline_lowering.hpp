@@ -1,7 +1,7 @@
 // Baseline lowerings of axioms: which machine operation the baseline tier
-// (jit/baseline_gen.cpp) emits for a machine-typed axiom, registered per
+// (jit/baseline/ (codegen.cpp and the emit_*.cpp files)) emits for a machine-typed axiom, registered per
 // axiom name by the plugin that owns it, as the LLVM lowerings are
-// (jit/lower.hpp). The plugin names the operation and its corner cases; the
+// (jit/llvm/llvm_lowering.hpp). The plugin names the operation and its corner cases; the
 // tier selects instructions and registers.
 #pragma once
 #include <asmjit/x86.h>

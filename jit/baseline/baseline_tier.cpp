@@ -54,7 +54,7 @@ void pad8(std::vector<uint8_t>& o, size_t start) {
 // exceptions thrown by the helpers baseline code calls (and by LLVM code it
 // calls through a slot); they unwind through baseline frames, so each
 // function gets an FDE stating the CFA after each prologue instruction
-// (jit/baseline_gen.cpp emits them).
+// (jit/baseline/ (codegen.cpp and the emit_*.cpp files) emits them).
 struct Fde {
   uint64_t begin, size;
   const std::vector<uint8_t>* cfa;

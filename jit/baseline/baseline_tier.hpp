@@ -1,6 +1,6 @@
 // The baseline tier: a hot first-order function (on I64, F64, Nat, Idx,
 // arrays) is compiled at once, in microseconds, to straightforward x86-64
-// code (jit/baseline_gen.cpp: its own register allocation, asmjit as the
+// code (jit/baseline/ (codegen.cpp and the emit_*.cpp files): its own register allocation, asmjit as the
 // assembler), while LLVM compiles the optimized code in the background — as
 // V8's Sparkplug or HotSpot's C1 come before their optimizing compilers. LLVM's first compilation in a process takes ~15 ms
 // (loading libLLVM, its first pass pipelines); a recursive function such as

@@ -3,7 +3,7 @@
 // primitives' run-time implementations (out of line, on words).
 #include "fn_gen.hpp"
 
-#include "native_helpers.hpp"
+#include "runtime/abi.hpp"
 #include "runtime/primitive.hpp"
 
 namespace thorin::rt::baseline_gen {
@@ -29,10 +29,9 @@ MType FnGen::callInto(ETm* t) {
 // compiled entry, or the interpreter): arguments and result are words.
 void FnGen::callRuntime(TopId g, ETm* t) {
   callOnWords(t, [&](int32_t base) {
-    a_.mov(x86::rdi, addr(&m_.rt));
-    a_.mov(x86::esi, g);
-    a_.lea(x86::rdx, x86::qword_ptr(x86::rsp, base));
-    a_.mov(x86::rax, addr(&blCallGlobal));
+    a_.mov(x86::edi, g);
+    a_.lea(x86::rsi, x86::qword_ptr(x86::rsp, base));
+    a_.mov(x86::rax, addr(&thorin_rt_call_global));
     a_.call(x86::rax);
   });
 }
@@ -185,7 +184,7 @@ void FnGen::coldPrim(ETm* t, const std::vector<Opnd>& words, const Opnd& result,
       a_.test(x86::al, 1);
       a_.jnz(small);
       a_.mov(x86::rdi, x86::rax);
-      a_.mov(x86::rax, addr(&blToI64));
+      a_.mov(x86::rax, addr(&thorin_rt_toI64));
       a_.call(x86::rax);
       a_.mov(result.reg, x86::rax);
       a_.bind(small);

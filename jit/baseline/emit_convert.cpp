@@ -2,7 +2,7 @@
 // I64, F64 and Bool.
 #include "fn_gen.hpp"
 
-#include "native_helpers.hpp"
+#include "runtime/abi.hpp"
 
 namespace thorin::rt::baseline_gen {
 
@@ -38,7 +38,7 @@ Opnd FnGen::as(Opnd v, MType m) {
       a_.jo(slow);
       a_.or_(r.reg, 1);
       a_.bind(done);
-      coldHelper(slow, done, reinterpret_cast<void*>(&blOfI64), {x}, r);
+      coldHelper(slow, done, reinterpret_cast<void*>(&thorin_rt_ofI64), {x}, r);
       release(x);
       return r;
     }
@@ -48,7 +48,7 @@ Opnd FnGen::as(Opnd v, MType m) {
     save(saved);
     moveF(xmmOpnd(x86::xmm0, false), x);
     release(x);
-    a_.mov(x86::rax, addr(&blOfF64));
+    a_.mov(x86::rax, addr(&thorin_rt_ofF64));
     a_.call(x86::rax);
     restore(saved);
     Opnd r = temp(MType::None);
@@ -80,7 +80,7 @@ Opnd FnGen::as(Opnd v, MType m) {
   a_.test(w.reg.r8(), 1);
   a_.jz(slow);
   a_.bind(done);
-  coldHelper(slow, done, reinterpret_cast<void*>(&blToI64), {w}, r);
+  coldHelper(slow, done, reinterpret_cast<void*>(&thorin_rt_toI64), {w}, r);
   release(w);
   return r;
 }

@@ -5,7 +5,7 @@
 #include "fn_gen.hpp"
 
 #include "core/literal.hpp"
-#include "native_helpers.hpp"
+#include "runtime/abi.hpp"
 #include "runtime/primitive.hpp"
 
 namespace thorin::rt::baseline_gen {
@@ -104,7 +104,7 @@ void FnGen::rowsCheck(const Opnd& p, uint64_t code, Label fail) {
     a_.mov(x86::rdi, p.reg);
     a_.mov(x86::esi, uint32_t(code & 0x7f));
     a_.mov(x86::edx, uint32_t(code >> 8));
-    a_.mov(x86::rax, addr(&blElemsShaped));
+    a_.mov(x86::rax, addr(&thorin_rt_elems_shaped));
     a_.call(x86::rax);
     restore(saves, false); // (not rax)
     a_.test(x86::al, x86::al);

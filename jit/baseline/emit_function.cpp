@@ -2,7 +2,7 @@
 // the paths out of line; and the boxed entry that calls the root's worker.
 #include "emit_cfi.hpp"
 #include "fn_gen.hpp"
-#include "native_helpers.hpp"
+#include "runtime/abi.hpp"
 
 namespace thorin::rt::baseline_gen {
 
@@ -80,7 +80,7 @@ void entry(ModuleGen& m, x86::Assembler& a, TopId id, BaselineFn& fn) {
       a.sar(x86::rdi, 1);
       a.jmp(done);
       a.bind(slow);
-      a.mov(x86::rax, addr(&blToI64));
+      a.mov(x86::rax, addr(&thorin_rt_toI64));
       a.call(x86::rax);
       a.mov(x86::rdi, x86::rax);
       a.bind(done);
@@ -97,7 +97,7 @@ void entry(ModuleGen& m, x86::Assembler& a, TopId id, BaselineFn& fn) {
   a.call(x86::ptr(x86::rax));
   Label slow = a.newLabel(), done = a.newLabel();
   if (sig.result == MType::F64) {
-    a.mov(x86::rax, addr(&blOfF64));
+    a.mov(x86::rax, addr(&thorin_rt_ofF64));
     a.call(x86::rax);
   } else if (sig.result == MType::I64) {
     a.mov(x86::rcx, asmjit::imm(int64_t(1) << 62));
@@ -111,7 +111,7 @@ void entry(ModuleGen& m, x86::Assembler& a, TopId id, BaselineFn& fn) {
   a.ret();
   a.bind(slow);
   a.mov(x86::rdi, x86::rax);
-  a.mov(x86::rax, addr(&blOfI64));
+  a.mov(x86::rax, addr(&thorin_rt_ofI64));
   a.call(x86::rax);
   a.jmp(done);
   fn.end = a.offset();

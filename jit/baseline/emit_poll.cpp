@@ -4,7 +4,7 @@
 #include "fn_gen.hpp"
 
 #include "core/guard.hpp"
-#include "native_helpers.hpp"
+#include "runtime/abi.hpp"
 
 namespace thorin::rt::baseline_gen {
 
@@ -43,7 +43,7 @@ void FnGen::pollStub(Label stub, const Saves& saves, const std::vector<Opnd>& pa
                      const Opnd& acc, Label go, Label exit) {
   a_.bind(stub);
   save(saves);
-  a_.mov(x86::rax, addr(&blPoll));
+  a_.mov(x86::rax, addr(&thorin_rt_poll));
   a_.call(x86::rax);
   a_.mov(x86::rax, addr(m_.slotOf(self_)));
   a_.mov(x86::rax, x86::ptr(x86::rax));

@@ -4,7 +4,7 @@
 #include "fn_gen.hpp"
 
 #include "core/literal.hpp"
-#include "native_helpers.hpp"
+#include "runtime/abi.hpp"
 #include "runtime/primitive.hpp"
 
 namespace thorin::rt::baseline_gen {
@@ -28,11 +28,9 @@ Opnd FnGen::eval(ETm* t, const Gp* want) {
   case ETag::Erased: return immOpnd(int64_t(erasedType(t->n)), MType::None);
   case ETag::Known: return immOpnd(int64_t(erased()), MType::None); // (filters are never run)
   case ETag::Global: // (a top-level value: computed once, by the runtime)
-    return callC(reinterpret_cast<void*>(&blGlobal),
-                 {immOpnd(int64_t(reinterpret_cast<intptr_t>(&m_.rt)), MType::None),
-                  immOpnd(t->n, MType::None)});
+    return callC(reinterpret_cast<void*>(&thorin_rt_global), {immOpnd(t->n, MType::None)});
   case ETag::Arr: { // (a literal: words)
-    Opnd arr = callC(reinterpret_cast<void*>(&blArr), {immOpnd(t->n, MType::None)});
+    Opnd arr = callC(reinterpret_cast<void*>(&thorin_rt_arr), {immOpnd(t->n, MType::None)});
     for (uint32_t i = 0; i < t->n; ++i) {
       Opnd v = as(eval(t->args[i]), MType::None);
       if (v.kind == Opnd::Mem || (v.kind == Opnd::Imm && !fits32(v.imm))) {
@@ -86,9 +84,8 @@ Opnd FnGen::litOpnd(ETm* t, bool emit) {
   Opnd lit = litImm(t, emit);
   if (lit.kind != Opnd::Imm || lit.cls != MType::None || lit.imm != 0) return lit;
   if (!emit) return lit; // (class None)
-  return callC(reinterpret_cast<void*>(&blLit),
-               {immOpnd(int64_t(reinterpret_cast<intptr_t>(&m_.rt)), MType::None),
-                immOpnd(int64_t(reinterpret_cast<intptr_t>(t)), MType::None)});
+  return callC(reinterpret_cast<void*>(&thorin_rt_lit),
+               {immOpnd(int64_t(reinterpret_cast<intptr_t>(t)), MType::None)});
 }
 
 // A literal's operand; for one that is no immediate (a Nat of 2^62 or

@@ -1,5 +1,5 @@
 // Ctrl-C polls in loops of known length. A compiled loop (a self tail call)
-// polls every 1024 iterations (see loopPoll in llvm_backend.cpp); the call in
+// polls every 1024 iterations (see loopPoll in jit/llvm/llvm_tier.cpp); the call in
 // the poll keeps LLVM from vectorizing or unrolling it. When scalar evolution
 // can bound the loop's trip count by a value computed before the loop, the
 // poll is needed only when that bound (times the loop's size) is large: the

@@ -49,88 +49,11 @@
 #include "bounded_loops.hpp"
 #include "recursive_inline.hpp"
 #include "llvm_lowering.hpp"
+#include "runtime/abi.hpp"
 #include "runtime/engine.hpp"
 #include "runtime/unwind.hpp"
 
 namespace thorin::rt {
-
-// ---------------------------------------------------------------------------
-// Helpers compiled code calls (registered as absolute symbols).
-namespace {
-Runtime* gRt = nullptr;
-
-extern "C" {
-int64_t thorin_rt_toI64(V v) { return toI64(v); }
-V thorin_rt_ofI64(int64_t x) { return ofI64(x); }
-double thorin_rt_toF64(V v) { return toF64(v); }
-V thorin_rt_ofF64(double d) { return ofF64(d); }
-uint32_t thorin_rt_elems_shaped(V arr, uint32_t rep, uint32_t len) {
-  return arrElemsShaped(arr, OTag(rep), len);
-}
-void thorin_rt_fail(const char* msg, uint32_t span) { fail(msg, span); }
-[[noreturn]] void thorin_rt_deopt(uint32_t owner, uint32_t reason) {
-  throwDeopt(owner, DeoptReason(reason));
-}
-void thorin_rt_poll() {
-  gPollLimit = gStackLimit; // (tripped by Ctrl-C, or a real stack overflow)
-  poll();
-}
-V thorin_rt_apply(V f, uint32_t n, const V* args) { return apply(f, n, args); }
-V thorin_rt_call_global(uint32_t id, const V* args) { return gRt->callGlobal(id, args); }
-V thorin_rt_global(uint32_t id) { return gRt->globalValue(id); }
-V thorin_rt_lit(const ETm* t) { return gRt->eval(const_cast<ETm*>(t), nullptr); }
-V thorin_rt_closure(void* code, uint32_t arity, uint32_t nfree) {
-  return mkClosure(reinterpret_cast<Code>(code), arity, nfree);
-}
-V thorin_rt_pair(V a, V b) { return mkPair(a, b); }
-V thorin_rt_proj(V p, uint32_t which) { return proj(p, which); }
-V thorin_rt_arr(uint32_t n) { return mkArr(n); }
-// A primitive's run-time implementation with its arguments as scalars: the
-// slow paths of compiled code call these (one call instruction, no argument
-// array to build), which keeps functions with many checks small to compile.
-V thorin_rt_prim1(uint32_t prim, uint32_t span, V a) {
-  V args[1] = {a};
-  return primById(prim).fn(args, span);
-}
-V thorin_rt_prim2(uint32_t prim, uint32_t span, V a, V b) {
-  V args[2] = {a, b};
-  return primById(prim).fn(args, span);
-}
-V thorin_rt_prim3(uint32_t prim, uint32_t span, V a, V b, V c) {
-  V args[3] = {a, b, c};
-  return primById(prim).fn(args, span);
-}
-V thorin_rt_prim4(uint32_t prim, uint32_t span, V a, V b, V c, V d) {
-  V args[4] = {a, b, c, d};
-  return primById(prim).fn(args, span);
-}
-V thorin_rt_prim_pap(uint32_t prim, uint32_t span, uint32_t n, const V* args) {
-  // Built by the interpreter's own PrimPap code path.
-  ETm t{};
-  t.tag = ETag::PrimPap;
-  t.prim = prim;
-  t.span = span;
-  t.n = n;
-  ETm* lits[8];
-  ETm storage[8];
-  for (uint32_t i = 0; i < n; ++i) {
-    storage[i] = ETm{};
-    storage[i].tag = ETag::Var;
-    storage[i].n = n - 1 - i;
-    lits[i] = &storage[i];
-  }
-  t.args = lits;
-  IEnv* env = nullptr;
-  for (uint32_t i = 0; i < n; ++i) {
-    auto* e = static_cast<IEnv*>(alloc(sizeof(IEnv)));
-    e->prev = env;
-    e->v = args[i];
-    env = e;
-  }
-  return gRt->eval(&t, env);
-}
-}
-} // namespace
 
 namespace {
 
@@ -202,31 +125,12 @@ public:
     jit_ = std::move(*j);
     auto& es = jit_->getExecutionSession();
     orc::SymbolMap syms;
-    auto add = [&](const char* name, void* p) {
-      syms[es.intern(name)] = {orc::ExecutorAddr::fromPtr(p), JITSymbolFlags::Exported};
-    };
-    add("thorin_rt_toI64", reinterpret_cast<void*>(&thorin_rt_toI64));
-    add("thorin_rt_ofI64", reinterpret_cast<void*>(&thorin_rt_ofI64));
-    add("thorin_rt_toF64", reinterpret_cast<void*>(&thorin_rt_toF64));
-    add("thorin_rt_ofF64", reinterpret_cast<void*>(&thorin_rt_ofF64));
-    add("thorin_rt_fail", reinterpret_cast<void*>(&thorin_rt_fail));
-    add("thorin_rt_deopt", reinterpret_cast<void*>(&thorin_rt_deopt));
-    add("thorin_rt_poll", reinterpret_cast<void*>(&thorin_rt_poll));
-    add("thorin_rt_apply", reinterpret_cast<void*>(&thorin_rt_apply));
-    add("thorin_rt_call_global", reinterpret_cast<void*>(&thorin_rt_call_global));
-    add("thorin_rt_global", reinterpret_cast<void*>(&thorin_rt_global));
-    add("thorin_rt_lit", reinterpret_cast<void*>(&thorin_rt_lit));
-    add("thorin_rt_closure", reinterpret_cast<void*>(&thorin_rt_closure));
-    add("thorin_rt_pair", reinterpret_cast<void*>(&thorin_rt_pair));
-    add("thorin_rt_proj", reinterpret_cast<void*>(&thorin_rt_proj));
-    add("thorin_rt_arr", reinterpret_cast<void*>(&thorin_rt_arr));
-    add("thorin_rt_prim_pap", reinterpret_cast<void*>(&thorin_rt_prim_pap));
-    add("thorin_rt_prim1", reinterpret_cast<void*>(&thorin_rt_prim1));
-    add("thorin_rt_prim2", reinterpret_cast<void*>(&thorin_rt_prim2));
-    add("thorin_rt_prim3", reinterpret_cast<void*>(&thorin_rt_prim3));
-    add("thorin_rt_prim4", reinterpret_cast<void*>(&thorin_rt_prim4));
-    add("thorin_rt_elems_shaped", reinterpret_cast<void*>(&thorin_rt_elems_shaped));
-    add("thorin_poll_limit", reinterpret_cast<void*>(const_cast<char**>(&gPollLimit)));
+    // The runtime's C ABI (runtime/abi.hpp), in the executable.
+    for (const AbiSymbol& a : abiSymbols())
+      syms[es.intern(a.name)] = {orc::ExecutorAddr::fromPtr(a.address), JITSymbolFlags::Exported};
+    syms[es.intern("thorin_poll_limit")] = {
+        orc::ExecutorAddr::fromPtr(reinterpret_cast<void*>(const_cast<char**>(&gPollLimit))),
+        JITSymbolFlags::Exported};
     if (auto err = jit_->getMainJITDylib().define(orc::absoluteSymbols(std::move(syms))))
       initError_ = toString(std::move(err));
   }
@@ -1115,7 +1019,6 @@ std::unique_ptr<LlvmTier::Job> LlvmTier::front(Runtime& rt, TopId id) {
                           initError_, job->name);
     return nullptr;
   }
-  gRt = &rt;
   job->ctx = std::make_unique<LLVMContext>();
   auto newModule = [&] {
     job->mod = std::make_unique<Module>(fmt::format("thorin.{}", id), *job->ctx);
@@ -1289,7 +1192,7 @@ LlvmTier::~LlvmTier() {
   done_.clear();
 }
 
-void LlvmTier::remove(Runtime&, const std::vector<TopId>& ids) {
+void LlvmTier::remove(Runtime& rt, const std::vector<TopId>& ids) {
   // Remove these and, transitively, everything compiled against them.
   std::set<TopId> gone(ids.begin(), ids.end());
   bool grew = true;
@@ -1316,9 +1219,9 @@ void LlvmTier::remove(Runtime&, const std::vector<TopId>& ids) {
     workerCache_.erase(id);
   }
   for (TopId id : gone)
-    if (gRt && (isSpec(id) ? id - kSpecBase < gRt->specCount() : id < gRt->globals.size())) {
-      gRt->global(id).compiled = nullptr;
-      gRt->global(id).calls = 0;
+    if (isSpec(id) ? id - kSpecBase < rt.specCount() : id < rt.globals.size()) {
+      rt.global(id).compiled = nullptr;
+      rt.global(id).calls = 0;
     }
 }
 
