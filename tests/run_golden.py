@@ -13,8 +13,10 @@ import argparse
 import difflib
 import os
 import re
-import subprocess
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "lib"))
+import thorin  # noqa: E402
 
 
 def main():
@@ -33,32 +35,31 @@ def main():
     with open(a.file, encoding="utf-8", errors="replace") as f:  # (tests of invalid UTF-8)
         first = f.readline()
     extra = first.split(":", 1)[1].split() if first.startswith("-- args:") else []
-    env = dict(os.environ, THORIN_HISTORY=os.devnull)
-    if a.plugin_path:
-        env["THORIN_PLUGIN_PATH"] = os.path.abspath(a.plugin_path)
+    env = {"THORIN_PLUGIN_PATH": os.path.abspath(a.plugin_path)} if a.plugin_path else None
     # Paths of this machine in messages (the plugin path): the build
     # directory (the executable's) and the tree above it.
     build = os.path.dirname(a.thorin)
     tree = os.path.dirname(build)
-    def run(cmd, stdin):
-        p = subprocess.run(cmd, cwd=directory, stdin=stdin, stdout=subprocess.PIPE,
-                           stderr=subprocess.STDOUT, env=env, timeout=120)
-        out = p.stdout.decode("utf-8", errors="replace") + f"[exit {p.returncode}]\n"
+
+    def run(args, stdin=None):
+        r = thorin.run(a.thorin, *args, cwd=directory, input=stdin, merge=True, env=env)
+        if r.timed_out:
+            return r.out + f"[killed after {thorin.TIMEOUT} s]\n"
+        out = r.out + f"[exit {r.code}]\n"
         out = out.replace(build + "/", "<build>/").replace(tree + "/", "<tree>/")
         # Reload summaries say how long they took: that varies.
         return re.sub(r"^(reloaded .*) in [0-9.]+(µs|ms|s)$", r"\1 in <time>", out, flags=re.M)
 
     if a.mode == "check":
-        actual = run([a.thorin, "check", *extra, name], subprocess.DEVNULL)
+        actual = run(["check", *extra, name])
     elif a.mode == "repl":
         with open(a.file, "rb") as stdin:
-            actual = run([a.thorin, *extra], stdin)
+            actual = run(extra, stdin.read())
     else:
         # `thorin run` in every JIT mode: the outputs must be identical.
-        modes = [["--jit=off"], ["--jit=eager"], ["--jit=lazy", "--jit-threshold", "1"],
-                 ["--jit=baseline", "--jit-threshold", "1"]]
+        modes = thorin.JIT_MODES
         prog = a.program_args.split()
-        outs = [run([a.thorin, "run", *m, *extra, name, *prog], subprocess.DEVNULL) for m in modes]
+        outs = [run(["run", *m, *extra, name, *prog]) for m in modes]
         for m, o in zip(modes[1:], outs[1:]):
             if o != outs[0]:
                 print(f"output with {' '.join(m)} differs from --jit=off:")

@@ -67,13 +67,15 @@ import os
 import random
 import re
 import shutil
-import subprocess
 import sys
 import tempfile
 import threading
 import time
 
-I64_MIN, I64_MAX = -(1 << 63), (1 << 63) - 1
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+import thorin as thorin_exe  # noqa: E402
+from core_model import I64_MIN, I64_MAX, COMPARISONS, RunError, wrap, i64_div, i64_rem  # noqa: E402
+
 EDGES = [0, 1, -1, 2, -2, I64_MAX, I64_MIN, I64_MAX - 1, I64_MIN + 1,
          (1 << 62) - 1, 1 << 62, -(1 << 62), -(1 << 62) - 1,
          (1 << 31) - 1, 1 << 31, -(1 << 31), -(1 << 31) - 1, 1 << 32]
@@ -117,9 +119,6 @@ class Var:
 class Bin:                   # + - * / % on I64
     def __init__(self, op, a, b):
         self.op, self.a, self.b = op, a, b
-
-
-COMPARISONS = ["==", "!=", "<", "<=", ">", ">="]
 
 
 class Cmp:                   # a comparison of two I64s or (== and != only) two Bools
@@ -238,23 +237,8 @@ def eval_text(fn, args):
 
 # ---------------------------------------------------------------- the model
 
-class RunError(Exception):
-    def __init__(self, msg, depth):
-        super().__init__(msg)
-        self.msg, self.depth = msg, depth
-
-
 class OutOfBudget(Exception):
     pass
-
-
-RUNTIME = f"""
-def DIV(x, y, mod):
-    if y == 0:
-        raise RunError("remainder by zero" if mod else "division by zero", DEPTH)
-    q = abs(x) // abs(y) * (1 if (x < 0) == (y < 0) else -1)
-    return ((x - q * y if mod else q) + {1 << 63}) % {1 << 64} - {1 << 63}
-"""
 
 
 class Model:
@@ -265,8 +249,8 @@ class Model:
     size = staticmethod(size)  # the steps of entering a body
 
     def __init__(self):
-        self.ns = {"RunError": RunError, "OutOfBudget": OutOfBudget}
-        exec(RUNTIME, self.ns)
+        # %core arithmetic is core_model's.
+        self.ns = {"OutOfBudget": OutOfBudget, "W": wrap, "I64_DIV": i64_div, "I64_REM": i64_rem}
 
     def add(self, fn):
         """Defines (or redefines) fn. A driver also counts its iterations."""
@@ -286,7 +270,15 @@ class Model:
     def run(self, fn, args):
         """The value of `fn args`, or raises RunError / OutOfBudget."""
         self.ns["STEPS"] = self.ns["DEPTH"] = self.ns["ITERS"] = 0
-        return self.ns[f"F_{fn.name}"](*args)
+        return self.at_depth(lambda: self.ns[f"F_{fn.name}"](*args))
+
+    def at_depth(self, thunk):
+        """thunk(), a RunError given the depth of calls it happened at."""
+        try:
+            return thunk()
+        except RunError as ex:
+            ex.depth = self.ns["DEPTH"]
+            raise
 
     def driver_cost(self, fn, args):
         """Model steps per iteration of the driver fn, from `fn args` run
@@ -317,8 +309,8 @@ class Model:
         if isinstance(e, Cmp):
             return f"(({a}) {e.op} ({b}))"
         if e.op in "/%":
-            return f"DIV({a}, {b}, {e.op == '%'})"
-        return f"((({a}) {e.op} ({b}) + {1 << 63}) % {1 << 64} - {1 << 63})"
+            return f"I64_{'DIV' if e.op == '/' else 'REM'}({a}, {b})"
+        return f"W(({a}) {e.op} ({b}))"
 
 
 # ---------------------------------------------------------------- generation
@@ -668,16 +660,12 @@ def generate(a, rng):
 def run(thorin, path, flags, env, timeout):
     """(exit status, stdout, stderr without `jit:` lines, raw stderr, seconds)
     of `thorin run FLAGS FILE` in FILE's directory."""
-    t0 = time.monotonic()
-    try:
-        p = subprocess.run([thorin, "run", *flags, os.path.basename(path)], cwd=os.path.dirname(path),
-                           stdin=subprocess.DEVNULL, capture_output=True, timeout=timeout,
-                           env=dict(os.environ, THORIN_HISTORY=os.devnull, **env))
-        rc, out, err = p.returncode, p.stdout.decode("utf-8", "replace"), p.stderr.decode("utf-8", "replace")
-    except subprocess.TimeoutExpired:
-        rc, out, err = "timeout", "", f"[killed after {timeout:.0f} s]\n"
-    kept = "".join(line for line in err.splitlines(True) if not line.startswith("jit:"))
-    return rc, out, kept, err, time.monotonic() - t0
+    r = thorin_exe.run(thorin, "run", *flags, os.path.basename(path), cwd=os.path.dirname(path),
+                       timeout=timeout, env=env)
+    if r.timed_out:
+        killed = f"[killed after {timeout:.0f} s]\n"
+        return "timeout", "", killed, killed, r.seconds
+    return r.code, r.out, thorin_exe.without_jit_lines(r.err), r.err, r.seconds
 
 
 class Runner:
@@ -858,8 +846,7 @@ def arguments(doc, seed, count, per_file, hot, errors, hot_steps, more=None):
     if more:
         more(ap)
     a = ap.parse_args()
-    version = subprocess.run([a.thorin, "--version"], stdout=subprocess.PIPE).stdout.decode()
-    a.hot_steps = hot_steps // (SANITIZED_SLOWDOWN if "sanitizers" in version else 1)
+    a.hot_steps = hot_steps // (SANITIZED_SLOWDOWN if thorin_exe.sanitized(a.thorin) else 1)
     return a
 
 

@@ -81,7 +81,6 @@ or an array in the other representation, deoptimizes a function, which drops
 all compiled code, and eager mode compiles all of it again (--jit=eager takes
 about 2/3 of the time). The default, 128 programs, runs in ~20 s on 2 cores.
 """
-import math
 import os
 import re
 import sys
@@ -90,6 +89,8 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import test_baseline_differential as base  # noqa: E402
 from test_baseline_differential import MODES, Case, RunError, OutOfBudget  # noqa: E402
+import core_model  # noqa: E402  (tests/lib, on the path since base's import)
+from core_model import COMPARISONS  # noqa: E402
 
 I64_MIN, I64_MAX = base.I64_MIN, base.I64_MAX
 I64_EDGES = base.EDGES
@@ -383,38 +384,10 @@ def value_text(ty, v):
 # ---------------------------------------------------------------- the model
 
 RUNTIME = f"""
-def NSUB(a, b):
-    return a - b if a > b else 0
 def NMUL(a, b):
     if a.bit_length() + b.bit_length() > {NAT_BITS}:
         raise OutOfBudget()
     return a * b
-def NDIV(a, b, mod):
-    if b == 0:
-        raise RunError("remainder by zero" if mod else "division by zero", DEPTH)
-    return a % b if mod else a // b
-def W(x):
-    return (x + {1 << 63}) % {1 << 64} - {1 << 63}
-def IDIV(x, y, mod):
-    if y == 0:
-        raise RunError("remainder by zero" if mod else "division by zero", DEPTH)
-    q = abs(x) // abs(y) * (1 if (x < 0) == (y < 0) else -1)
-    return W(x - q * y if mod else q)
-def FDIV(a, b):
-    if b == 0.0:
-        if a != a or a == 0.0:
-            return NAN
-        return INF if (a > 0) == (math.copysign(1.0, b) > 0) else -INF
-    return a / b
-def N2F(n):
-    try:
-        return float(n)
-    except OverflowError:
-        return INF
-def IDX(n, k):
-    if k >= n:
-        raise RunError(f"idx: {{k}} is out of range for Idx {{n}}", DEPTH)
-    return k
 def BUILD(n, f, size):
     global STEPS
     STEPS += n * size
@@ -431,14 +404,17 @@ class Model(base.Model):
     size = staticmethod(size)
 
     def __init__(self):
-        self.ns = {"RunError": RunError, "OutOfBudget": OutOfBudget, "math": math,
-                   "INF": math.inf, "NAN": math.nan, "STEPS": 0, "DEPTH": 0, "ITERS": 0}
+        # %core arithmetic is core_model's; NMUL and BUILD also count steps.
+        self.ns = {"OutOfBudget": OutOfBudget, "STEPS": 0, "DEPTH": 0, "ITERS": 0,
+                   "NSUB": core_model.nat_sub, "NDIV": core_model.nat_div, "NREM": core_model.nat_rem,
+                   "W": core_model.wrap, "IDIV": core_model.i64_div, "IREM": core_model.i64_rem,
+                   "FDIV": core_model.f64_div, "N2F": core_model.nat_to_f64, "IDX": core_model.idx}
         exec(RUNTIME, self.ns)
 
     def value(self, e):
         """The value of a closed expression, or raises RunError / OutOfBudget."""
         self.ns["STEPS"] = self.ns["DEPTH"] = self.ns["ITERS"] = 0
-        return eval(self.expr(e, {}, [0]), self.ns)
+        return self.at_depth(lambda: eval(self.expr(e, {}, [0]), self.ns))
 
     def add_global(self, g):
         self.ns[f"G_{g.name}"] = g.value
@@ -489,10 +465,10 @@ class Model(base.Model):
             return f"(({a}) {'and' if e.op == '&&' else 'or'} ({b}))"
         if e.ty == NAT:
             return {"+": f"(({a}) + ({b}))", "-": f"NSUB({a}, {b})", "*": f"NMUL({a}, {b})",
-                    "/": f"NDIV({a}, {b}, False)", "%": f"NDIV({a}, {b}, True)"}[e.op]
+                    "/": f"NDIV({a}, {b})", "%": f"NREM({a}, {b})"}[e.op]
         if e.ty == I64:
             if e.op in "/%":
-                return f"IDIV({a}, {b}, {e.op == '%'})"
+                return f"I{'DIV' if e.op == '/' else 'REM'}({a}, {b})"
             return f"W(({a}) {e.op} ({b}))"
         if e.op == "/":
             return f"FDIV({a}, {b})"
@@ -501,7 +477,6 @@ class Model(base.Model):
 
 # ---------------------------------------------------------------- generation
 
-COMPARISONS = ["==", "!=", "<", "<=", ">", ">="]
 # Names of lets and builds' indices: they may shadow data parameters, never
 # the counters k, n, fuel, i or the accumulators.
 LET_NAMES = ["x", "y", "z", "s", "t", "u"]

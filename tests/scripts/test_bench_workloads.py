@@ -4,38 +4,38 @@ elaborates, and a deliberately wrong variant of each is rejected with a
 located error (file:line:col: error: …, exit status 1)."""
 import os
 import re
-import subprocess
 import sys
 import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(ROOT, "bench"))
 import gen  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+import thorin  # noqa: E402
 
 SMALL = ["stlc", "stlcLessImpl", "stlcSmall", "stlc10k", "stlcLessImpl10k", "stlcSmall10k",
          "NatConv1M", "TreeConv15", "TreeConvM15", "ForceTree15", "idTest", "pairTest", "vecTest960"]
 
 
-def check(thorin, d, name, text):
+def check(exe, d, name, text):
     path = os.path.join(d, name + ".thorin")
     with open(path, "w", encoding="utf-8") as f:
         f.write(text)
-    p = subprocess.run([thorin, "check", name + ".thorin"], cwd=d, stdout=subprocess.PIPE,
-                       stderr=subprocess.STDOUT, timeout=600)
-    return p.returncode, p.stdout.decode("utf-8", "replace")
+    r = thorin.run(exe, "check", name + ".thorin", cwd=d, merge=True, timeout=600)
+    return r.code, r.out
 
 
 def main():
-    thorin = os.path.abspath(sys.argv[1])
+    exe = thorin.binary()
     ws = gen.workloads()
     wrong = gen.wrong_variants()
     failures = 0
     with tempfile.TemporaryDirectory() as d:
         for name in SMALL:
-            code, out = check(thorin, d, name, gen.thorin_file(ws[name][0]))
+            code, out = check(exe, d, name, gen.thorin_file(ws[name][0]))
             ok = code == 0 and out == ""
             if name in wrong:
-                wcode, wout = check(thorin, d, name + "_wrong", gen.thorin_file(wrong[name]))
+                wcode, wout = check(exe, d, name + "_wrong", gen.thorin_file(wrong[name]))
                 located = re.match(rf"{name}_wrong\.thorin:\d+:\d+: error: ", wout)
                 ok = ok and wcode == 1 and located is not None
                 print(f"{name:<16} elaborates: {code == 0}, wrong variant rejected: "

@@ -9,9 +9,10 @@ must be identical, and --jit-stats must say which path each conversion took."""
 import os
 import random
 import re
-import subprocess
 import sys
 import tempfile
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+import thorin  # noqa: E402
 
 PRELUDE = """\
 CNat : U = (N : U) → (N → N) → N → N
@@ -57,21 +58,21 @@ CASES = {
 }
 
 
-def check(thorin, path, *args):
-    env = {k: v for k, v in os.environ.items() if k != "THORIN_CONVERT_STEPS"}  # (the default budget)
-    p = subprocess.run([thorin, "check", *args, path], stdout=subprocess.PIPE,
-                       stderr=subprocess.PIPE, timeout=300, env=env)
-    return p.returncode, p.stdout.decode(), p.stderr.decode()
+def check(exe, path, *args, steps=None):
+    """`thorin check ARGS PATH` with THORIN_CONVERT_STEPS=steps (None: the
+    default budget)."""
+    r = thorin.run(exe, "check", *args, path, timeout=300, unset=["THORIN_CONVERT_STEPS"],
+                   env={"THORIN_CONVERT_STEPS": str(steps)} if steps else None)
+    return r.code, r.out, r.err
 
 
-def random_programs(thorin, d, count=150, seed=11):
+def random_programs(exe, d, count=150, seed=11):
     """Random closed conversions (numerals, booleans, pairs, functions) with
     THORIN_CONVERT_STEPS=1, so that every closed conversion goes to the
     runtime first: accepted and rejected exactly as by --jit=off."""
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
     from test_nf_differential import PRELUDE as NF_PRELUDE, Gen
     rnd = random.Random(seed)
-    env = dict(os.environ, THORIN_CONVERT_STEPS="1")
     by_code = equal = 0
     for n in range(count):
         g = Gen(rnd)
@@ -99,11 +100,9 @@ def random_programs(thorin, d, count=150, seed=11):
         path = os.path.join(d, "conv.thorin")
         with open(path, "w") as f:
             f.write(text)
-        rc0, out0, err0 = check(thorin, path, "--jit=off")
-        p = subprocess.run([thorin, "check", "--jit-stats", path], stdout=subprocess.PIPE,
-                           stderr=subprocess.PIPE, timeout=300, env=env)
-        rc1, out1, err1 = p.returncode, p.stdout.decode(), p.stderr.decode()
-        strip = lambda e: "".join(l for l in e.splitlines(True) if not l.startswith("jit: "))
+        rc0, out0, err0 = check(exe, path, "--jit=off")
+        rc1, out1, err1 = check(exe, path, "--jit-stats", steps=1)
+        strip = thorin.without_jit_lines
         if (rc0, out0, strip(err0)) != (rc1, out1, strip(err1)):
             print(f"random program {n}: the JIT's verdict differs from the evaluator's\n{text}")
             print(f"--jit=off: exit {rc0}\n{out0}{err0}\nJIT: exit {rc1}\n{out1}{err1}")
@@ -119,22 +118,21 @@ def random_programs(thorin, d, count=150, seed=11):
 
 
 def main():
-    thorin = sys.argv[1]
+    exe = thorin.binary()
     failed = False
     with tempfile.TemporaryDirectory() as d:
-        failed |= not random_programs(thorin, d)
+        failed |= not random_programs(exe, d)
         for name, (text, rc, notes) in CASES.items():
             path = os.path.join(d, "conv.thorin")
             with open(path, "w") as f:
                 f.write(PRELUDE + text)
-            rc0, out0, err0 = check(thorin, path, "--jit=off", "--jit-stats")
-            rc1, out1, err1 = check(thorin, path, "--jit-stats")
+            rc0, out0, err0 = check(exe, path, "--jit=off", "--jit-stats")
+            rc1, out1, err1 = check(exe, path, "--jit-stats")
             got = re.findall(r"^jit: conversion (.*)$", err1, re.M)
             problems = []
             if rc0 != rc or rc1 != rc:
                 problems.append(f"exit {rc0} (--jit=off) and {rc1} (JIT), expected {rc}")
-            def messages(err):  # (without --jit-stats' lines)
-                return "".join(l for l in err.splitlines(True) if not l.startswith("jit: "))
+            messages = thorin.without_jit_lines
             if (out0, messages(err0)) != (out1, messages(err1)):
                 problems.append(f"outputs differ:\n--jit=off:\n{out0}{err0}\nJIT:\n{out1}{err1}")
             if re.search(r"^jit: conversion", err0, re.M):

@@ -4,9 +4,10 @@ by different products) succeeds; running out of stack, or of memory, is a
 located error, not a crash; large terms without signatures elaborate in
 linear time."""
 import os
-import subprocess
 import sys
 import tempfile
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+import thorin  # noqa: E402
 
 PROGRAM = """Nat : U = (N : U) → (N → N) → N → N
 suc : Nat → Nat = λ n N s z. s (n N s z)
@@ -29,23 +30,22 @@ refl : {A : U}{x : A} → Eq x x = λ P px. px
 """
 
 
-def run(thorin, text, env=None, timeout=600):
+def run(exe, text, env=None, timeout=600):
     with tempfile.TemporaryDirectory() as d:
         path = os.path.join(d, "deep.thorin")
         with open(path, "w") as f:
             f.write(text)
-        p = subprocess.run([thorin, "check", "deep.thorin"], cwd=d, stdout=subprocess.PIPE,
-                           stderr=subprocess.STDOUT, timeout=timeout, env=dict(os.environ, **(env or {})))
-        return p.returncode, p.stdout.decode()
+        r = thorin.run(exe, "check", "deep.thorin", cwd=d, merge=True, timeout=timeout, env=env)
+        return ("timeout", "") if r.timed_out else (r.code, r.out)
 
 
 def main():
-    thorin = os.path.abspath(sys.argv[1])
-    sanitized = "sanitizers" in subprocess.run([thorin, "--version"], stdout=subprocess.PIPE).stdout.decode()
+    exe = thorin.binary()
+    sanitized = thorin.sanitized(exe)
     n, nb = ("n100k", "n100kb") if sanitized else ("n1M", "n1Mb")
     failures = 0
 
-    code, out = run(thorin, PROGRAM + f"t : Eq {n} {nb} = refl\n")
+    code, out = run(exe, PROGRAM + f"t : Eq {n} {nb} = refl\n")
     print(f"Eq {n} {nb} = refl: exit {code}")
     if code != 0 or out:
         print(out)
@@ -53,7 +53,7 @@ def main():
 
     # The wrong equation is rejected with a located error.
     line = f"t : Eq {n} (suc {nb}) = refl"
-    code, out = run(thorin, PROGRAM + line + "\n")
+    code, out = run(exe, PROGRAM + line + "\n")
     want = f"deep.thorin:19:{line.index('refl') + 1}: error: type mismatch\n"
     print(f"Eq {n} (suc {nb}) = refl: exit {code}")
     if code != 1 or not out.startswith(want) or f"expected type: Eq {{Nat}} {n} (suc {nb})" not in out:
@@ -61,7 +61,7 @@ def main():
         failures += 1
 
     # Normalizing a deep term with a tiny stack: a located error, exit 1.
-    code, out = run(thorin, PROGRAM + ".nf n100k\n", {"THORIN_STACK_MB": "16"})
+    code, out = run(exe, PROGRAM + ".nf n100k\n", {"THORIN_STACK_MB": "16"})
     want = ("deep.thorin:19:1: error: recursion depth limit exceeded while elaborating this entry\n"
             "   19 | .nf n100k\n"
             "      | ^~~~~~~~~\n"
@@ -81,13 +81,13 @@ def main():
     k = 20000 if sanitized else 100000  # (sanitizers' stack frames are bigger)
     for expr, head, tail in ((f"mk {k}", "(" * k + "0, 0), 1), ", f", {k - 1})"),
                              (f"arr {k}", "[" * k + "7]", "]]")):
-        code, out = run(thorin, nested + f".eval {expr}\n")
+        code, out = run(exe, nested + f".eval {expr}\n")
         print(f".eval {expr}: exit {code}, {len(out)} characters")
         if code != 0 or not out.startswith(head) or not out.endswith(tail + "\n"):
             print(out[:300], "…", out[-300:])
             failures += 1
         deeper = expr.replace(str(k), "1000000")
-        code, out = run(thorin, nested + f".eval {deeper}\n", {"THORIN_STACK_MB": "16"})
+        code, out = run(exe, nested + f".eval {deeper}\n", {"THORIN_STACK_MB": "16"})
         print(f".eval {deeper} with a 16 MB stack: exit {code}")
         if code != 1 or not out.startswith("deep.thorin:5:7: error: the program recursed too deeply") or "THORIN_STACK_MB" not in out:
             print(out[:600])
@@ -102,10 +102,7 @@ def main():
            "f = " + " ".join(f"λ (a{i} : U)." for i in range(k)) + " a0\n"
            "p : U × U × U = (t.1, t.2.1, t.2.2.1)\n"
            f".check f U{' U' * (k - 1)}\n")
-    try:
-        code, out = run(thorin, big, timeout=120)
-    except subprocess.TimeoutExpired:
-        code, out = "timeout", ""
+    code, out = run(exe, big, timeout=120)
     print(f"a {k}-tuple and {k} nested λs without signatures: exit {code}")
     if code != 0 or out != "f U" + " U" * (k - 1) + " : U\n":
         print(out[:300])
@@ -125,10 +122,7 @@ def main():
                     f"    2 | {line}\n"
                     f"      | ^{'~' * (len(line) - 1)}\n"
                     "  THORIN_MEMORY_MB raises the limit (0: none)\n")
-            try:
-                code, out = run(thorin, text, {"THORIN_MEMORY_MB": "300"}, timeout=120)
-            except subprocess.TimeoutExpired:
-                code, out = "timeout", ""
+            code, out = run(exe, text, {"THORIN_MEMORY_MB": "300"}, timeout=120)
             print(f"{line} with THORIN_MEMORY_MB=300: exit {code}")
             if code != 1 or out != want:
                 print(out[:600])

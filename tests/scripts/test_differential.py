@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Differential test of the interpreter against the JIT on random well-typed
-programs (tests/scripts/gen_programs.py, fixed seed).
+programs (tests/lib/gen.py, fixed seed).
 
   test_differential.py THORIN [--count N] [--seed S] [--per-file K] [--jobs J] [--keep DIR]
 
@@ -22,14 +22,14 @@ import argparse
 import concurrent.futures
 import os
 import shutil
-import subprocess
 import sys
 import tempfile
 import time
 
 sys.dont_write_bytecode = True          # no __pycache__ in the source tree
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import gen_programs  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+import gen  # noqa: E402
+import thorin  # noqa: E402
 
 MODES = [
     ("jit=off", ["--jit=off"]),
@@ -45,18 +45,12 @@ BATCH_TIMEOUT = 180
 SINGLE_TIMEOUT = 20          # for one program
 
 
-def run(thorin, flags, path, timeout):
+def run(exe, flags, path, timeout):
     """(exit status, stdout, stderr, seconds) of `thorin run FLAGS FILE`."""
-    t0 = time.monotonic()
-    try:
-        p = subprocess.run([thorin, "run", *flags, os.path.basename(path)], cwd=os.path.dirname(path),
-                           stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                           timeout=timeout, env=dict(os.environ, THORIN_HISTORY=os.devnull))
-        rc, out, err = p.returncode, p.stdout, p.stderr
-    except subprocess.TimeoutExpired as ex:
-        rc, out, err = "timeout", ex.stdout or b"", (ex.stderr or b"") + f"[killed after {timeout} s]".encode()
-    return (rc, out.decode("utf-8", "replace"), err.decode("utf-8", "replace"),
-            time.monotonic() - t0)
+    r = thorin.run(exe, "run", *flags, os.path.basename(path), cwd=os.path.dirname(path), timeout=timeout)
+    if r.timed_out:
+        return "timeout", r.out, r.err + f"[killed after {timeout} s]", r.seconds
+    return r.code, r.out, r.err, r.seconds
 
 
 def clip(text, limit=4000):
@@ -177,10 +171,10 @@ def main():
     ap.add_argument("--jobs", type=int, default=min(os.cpu_count() or 2, 4))
     ap.add_argument("--keep", help="write the batch files into this directory and keep them")
     a = ap.parse_args()
-    thorin = os.path.abspath(a.thorin)
+    exe = os.path.abspath(a.thorin)
 
     t0 = time.monotonic()
-    progs = gen_programs.generate(a.count, a.seed)
+    progs = gen.generate(a.count, a.seed)
     batches = [progs[i:i + a.per_file] for i in range(0, len(progs), a.per_file)]
     nevals = sum(len(p.evals) for p in progs)
     print(f"generated {len(progs)} programs ({nevals} .evals) in {time.monotonic() - t0:.1f} s, "
@@ -189,12 +183,12 @@ def main():
     workdir = a.keep or tempfile.mkdtemp(prefix="thorin_diff_")
     os.makedirs(workdir, exist_ok=True)
     try:
-        runner = Runner(thorin, workdir, a.jobs)
+        runner = Runner(exe, workdir, a.jobs)
         paths = []
         for b, chunk in enumerate(batches):
             path = os.path.join(workdir, f"batch_{b:03d}.thorin")
             with open(path, "w", encoding="utf-8") as f:
-                f.write(gen_programs.batch_text(chunk))
+                f.write(gen.batch_text(chunk))
             with open(path[:-len(".thorin")] + ".expected", "w", encoding="utf-8") as f:
                 f.write("".join(p.expected() for p in chunk))
             paths.append(path)

@@ -5,10 +5,13 @@ an internal error, or a hang that Ctrl-C does not end."""
 import glob
 import os
 import random
+import re
 import signal
 import subprocess
 import sys
 import tempfile
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+import thorin  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 PIECES = ["λ", "\\", ".", "(", ")", "{", "}", "→", "->", "×", ",", ":", "=", ";", "_", "U",
@@ -42,11 +45,14 @@ def mutate(rng, text):
 
 
 def main():
-    thorin = os.path.abspath(sys.argv[1])
+    exe = thorin.binary()
     count = int(os.environ.get("THORIN_FUZZ_COUNT", "400"))
-    seeds = sorted(glob.glob(os.path.join(ROOT, "tests/golden/*.thorin")) +
+    # (in the order of their paths as before the golden tests' topic
+    # folders: the same seeds give the same damaged programs)
+    seeds = sorted(glob.glob(os.path.join(ROOT, "tests/golden/*/*.thorin")) +
                    glob.glob(os.path.join(ROOT, "tests/run/*.thorin")) +
-                   glob.glob(os.path.join(ROOT, "examples/*.thorin")))
+                   glob.glob(os.path.join(ROOT, "examples/*.thorin")),
+                   key=lambda p: re.sub(r"/tests/golden/[^/]+/", "/tests/golden/", p))
     texts = [open(s, encoding="utf-8", errors="replace").read() for s in seeds] or ["id : {A : U} → A → A = λ x. x\n"]
     rng = random.Random(20261121)
     bad = 0
@@ -59,11 +65,11 @@ def main():
             # Every fourth case also runs, with everything compiled at once:
             # exit 2 (a located run-time error) is then allowed too.
             run = n % 4 == 3
-            cmd = [thorin, "run", "--jit=eager", "m.thorin"] if run else [thorin, "check", "m.thorin"]
+            args = ["run", "--jit=eager", "m.thorin"] if run else ["check", "m.thorin"]
             # A damaged program may loop for good (`walk xs i` where it was
             # `walk xs (i + 1)`): as at the prompt, Ctrl-C must then stop it
             # with a located "interrupted" error.
-            p = subprocess.Popen(cmd, cwd=d, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+            p = thorin.popen(exe, *args, cwd=d)
             try:
                 raw, _ = p.communicate(timeout=20)
             except subprocess.TimeoutExpired:

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Checks the random-program generator (gen_programs.py) on its own, without
+"""Checks the random-program generator (tests/lib/gen.py) on its own, without
 thorin's builtins:
 
 1. the operator semantics the expected values rest on (I64 wrapping, C-like
@@ -22,15 +22,15 @@ import argparse
 import os
 import random
 import re
-import subprocess
 import sys
 import tempfile
 
 sys.dont_write_bytecode = True          # no __pycache__ in the source tree
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import gen_programs as G  # noqa: E402
-from gen_programs import (I64, NAT, BOOL, F64, Fun, Pair, Arr, Idx, Church,  # noqa: E402
-                          show_ty, subst, match, tvars_of, uncurry)
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+import gen as G  # noqa: E402
+from gen import (I64, NAT, BOOL, F64, Fun, Pair, Arr, Idx, Church,  # noqa: E402
+                 show_ty, subst, match, tvars_of, uncurry)
+import thorin  # noqa: E402
 
 FAILURES = []
 
@@ -455,7 +455,7 @@ ARITH = {"+", "-", "*", "/", "%"}
 
 
 class Checker:
-    """Bidirectional checking with the conservative rules of gen_programs.py.
+    """Bidirectional checking with the conservative rules of gen.py.
     A scheme is (type parameters, type); locals are monomorphic."""
 
     def __init__(self, defs):
@@ -678,18 +678,17 @@ def norm_type(s):
     return re.sub(r"[\s()]", "", s)
 
 
-def check_shadow(thorin, progs, per_file=50):
+def check_shadow(exe, progs, per_file=50):
     with tempfile.TemporaryDirectory() as d:
         for b in range(0, len(progs), per_file):
             chunk = progs[b:b + per_file]
             path = os.path.join(d, f"shadow_{b // per_file:03d}.thorin")
             with open(path, "w", encoding="utf-8") as f:
                 f.write(G.batch_text(chunk, shadow=True))
-            p = subprocess.run([thorin, "check", os.path.basename(path)], cwd=d, stdout=subprocess.PIPE,
-                               stderr=subprocess.STDOUT, timeout=300)
-            out = p.stdout.decode("utf-8", "replace")
-            if p.returncode != 0:
-                fail(f"shadow batch {b // per_file}: thorin check exit {p.returncode}\n{out[:3000]}")
+            r = thorin.run(exe, "check", os.path.basename(path), cwd=d, merge=True, timeout=300)
+            out = r.out
+            if r.code != 0:
+                fail(f"shadow batch {b // per_file}: thorin check exit {r.code}\n{out[:3000]}")
                 continue
             want = [show_ty(e.ty, shadow=True) for q in chunk for e in q.evals]
             lines = out.splitlines()

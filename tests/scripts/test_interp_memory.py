@@ -7,9 +7,10 @@ keeps its frames and still computes the same result. A frame also gives its
 environment back when it returns: fib 29 (1.6 million calls, not loops) takes
 no more memory than fib 20."""
 import os
-import subprocess
 import sys
 import tempfile
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+import thorin  # noqa: E402
 
 PROGRAM = """
 loop : I64 → I64 → I64 = λ n acc.
@@ -24,10 +25,9 @@ fib : I64 → I64 = λ n. let m = n - 1; if n < 2 then n else fib m + fib (m - 1
 """
 
 
-def run(thorin, path):
+def run(exe, path):
     """(stdout, peak RSS in KB) of `thorin run --jit=off path`."""
-    p = subprocess.Popen([thorin, "run", "--jit=off", path], stdout=subprocess.PIPE,
-                         stderr=subprocess.STDOUT)
+    p = thorin.popen(exe, "run", "--jit=off", path)
     out = p.stdout.read().decode()
     _, status, usage = os.wait4(p.pid, 0)
     if status != 0:
@@ -37,14 +37,14 @@ def run(thorin, path):
 
 
 def main():
-    thorin = os.path.abspath(sys.argv[1])
+    exe = thorin.binary()
     with tempfile.TemporaryDirectory() as d:
         peaks = {}
         for n, k, fib in ((100000, 20, 6765), (2000000, 29, 514229)):
             path = os.path.join(d, f"loop{n}.thorin")
             with open(path, "w") as f:
                 f.write(PROGRAM.replace("{n}", str(n)).replace("{k}", str(k)))
-            out, peaks[n] = run(thorin, path)
+            out, peaks[n] = run(exe, path)
             want = f"{n * (n + 1) // 2}\n1001000\n{fib}\n"
             if out != want:
                 print(f"FAILED: n = {n}: expected\n{want}got\n{out}")

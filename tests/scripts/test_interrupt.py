@@ -3,9 +3,10 @@
 keeps its state; the next input works."""
 import os
 import signal
-import subprocess
 import sys
 import time
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+import thorin  # noqa: E402
 
 PROGRAM = """Nat : U = (N : U) → (N → N) → N → N
 suc : Nat → Nat = λ n N s z. s (n N s z)
@@ -21,9 +22,7 @@ refl : {A : U}{x : A} → Eq x x = λ P px. px
 
 
 def main():
-    thorin = os.path.abspath(sys.argv[1])
-    p = subprocess.Popen([thorin, "--no-prelude"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                         stderr=subprocess.STDOUT, env=dict(os.environ, THORIN_HISTORY=os.devnull))
+    p = thorin.popen(thorin.binary(), "--no-prelude", stdin=True)
     # A conversion check between two billions: runs for minutes, in constant stack.
     p.stdin.write((PROGRAM + "ok : U = U\nt : Eq n1G n1Gb = refl\n").encode())
     p.stdin.flush()

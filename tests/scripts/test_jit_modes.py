@@ -10,35 +10,32 @@ import concurrent.futures
 import difflib
 import glob
 import os
-import subprocess
 import sys
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+import thorin  # noqa: E402
 
 MODES = [["--jit=off"], ["--jit=eager"], ["--jit=lazy", "--jit-threshold", "2"],
          ["--jit=baseline", "--jit-threshold", "2"]]
 
 
-def run(thorin, flags, path):
-    try:
-        p = subprocess.run([thorin, "run", *flags, os.path.basename(path)], cwd=os.path.dirname(path),
-                           stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                           timeout=300, env=dict(os.environ, THORIN_HISTORY=os.devnull))
-        return p.stdout.decode("utf-8", "replace") + f"[exit {p.returncode}]\n"
-    except subprocess.TimeoutExpired:
-        return "[timeout]\n"
+def run(exe, flags, path):
+    r = thorin.run(exe, "run", *flags, os.path.basename(path), cwd=os.path.dirname(path), merge=True,
+                   timeout=300)
+    return "[timeout]\n" if r.timed_out else r.out + f"[exit {r.code}]\n"
 
 
 def main():
-    thorin = os.path.abspath(sys.argv[1])
+    exe = thorin.binary()
     root = sys.argv[2] if len(sys.argv) > 2 else \
         os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    files = sorted(glob.glob(os.path.join(root, "tests/golden/*.thorin")) +
-                   glob.glob(os.path.join(root, "tests/golden/*.stt")) +
+    files = sorted(glob.glob(os.path.join(root, "tests/golden/*/*.thorin")) +
+                   glob.glob(os.path.join(root, "tests/golden/*/*.stt")) +
                    glob.glob(os.path.join(root, "examples/*.thorin")))
     if not files:
         print(f"no programs under {root}")
         return 1
     with concurrent.futures.ThreadPoolExecutor(min(os.cpu_count() or 2, 4)) as pool:
-        outs = {(f, i): pool.submit(run, thorin, flags, f) for f in files for i, flags in enumerate(MODES)}
+        outs = {(f, i): pool.submit(run, exe, flags, f) for f in files for i, flags in enumerate(MODES)}
         outs = {k: v.result() for k, v in outs.items()}
     bad = 0
     for f in files:

@@ -11,14 +11,12 @@ import subprocess
 import tempfile
 import sys
 import time
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+import thorin  # noqa: E402
 
 
-def repl(thorin, text, *args, env=None):
-    e = dict(os.environ, THORIN_HISTORY=os.devnull)
-    e.update(env or {})
-    p = subprocess.run([thorin, *args], input=text.encode(), stdout=subprocess.PIPE,
-                       stderr=subprocess.STDOUT, env=e, timeout=120)
-    return p.stdout.decode()
+def repl(exe, text, *args, env=None):
+    return thorin.run(exe, *args, input=text, merge=True, env=env, timeout=120).out
 
 
 def compiled(out):
@@ -27,10 +25,9 @@ def compiled(out):
             for part in out.split("--mark--")]
 
 
-def interrupted(thorin, text, timeout=60):
+def interrupted(exe, text, timeout=60):
     """A --jit=eager session given `text`, sent Ctrl-C after 2 s, then asked 6 * 7."""
-    p = subprocess.Popen([thorin, "--jit=eager"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                         stderr=subprocess.STDOUT, env=dict(os.environ, THORIN_HISTORY=os.devnull))
+    p = thorin.popen(exe, "--jit=eager", stdin=True)
     p.stdin.write(text.encode())
     p.stdin.flush()
     time.sleep(2.0)
@@ -52,7 +49,7 @@ def expect(cond, what, out):
 
 
 def main():
-    thorin = os.path.abspath(sys.argv[1])
+    exe = thorin.binary()
 
     # A function on words (Nats: no worker) that calls itself in tail
     # position is a loop in compiled code, as in the interpreter: a million
@@ -63,11 +60,9 @@ def main():
             f.write("f : Nat → Nat → Nat = λ n acc. if n == 0 then acc else f (n - 1) (acc + 1)\n"
                     ".eval f 1000000 0\n")
         for mode in ["--jit=eager", "--jit=lazy"]:
-            p = subprocess.run([thorin, "run", mode, path], stdout=subprocess.PIPE,
-                               stderr=subprocess.STDOUT, timeout=60,
-                               env=dict(os.environ, THORIN_STACK_MB="16"))
-            expect(p.stdout.decode() == "1000000\n", f"a tail loop on Nats with {mode}",
-                   p.stdout.decode())
+            p = thorin.run(exe, "run", mode, path, timeout=60, merge=True, stack_mb=16)
+            expect(p.out == "1000000\n", f"a tail loop on Nats with {mode}",
+                   p.out)
 
     # A function too large for LLVM (a 3,000-branch conditional, over the
     # 10,000-node limit; 10,000 branches took 11 s to compile) stays
@@ -84,9 +79,8 @@ def main():
                     "main : I64 = loop 1000 0\n")
         outs = {}
         for mode in ["--jit=off", "--jit=eager", "--jit=lazy"]:
-            p = subprocess.run([thorin, "run", mode, "--jit-stats", path], stdout=subprocess.PIPE,
-                               stderr=subprocess.PIPE, timeout=60)
-            outs[mode] = (p.stdout.decode(), p.stderr.decode())
+            p = thorin.run(exe, "run", mode, "--jit-stats", path, timeout=60)
+            outs[mode] = (p.out, p.err)
         expect(all(o[0] == "346500\n" for o in outs.values()), "the large function's answer",
                str(outs))
         for mode in ["--jit=eager", "--jit=lazy"]:
@@ -99,20 +93,18 @@ def main():
     # --jit-threshold takes decimal digits only (a negative number used to
     # wrap around to 2^64 - 1).
     for bad in ["-5", "0", "+3", "99999999999999999999", "0x10", ""]:
-        p = subprocess.run([thorin, "--jit-threshold", bad, "run", os.devnull],
-                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=60)
-        expect(p.returncode == 2 and p.stdout.decode() ==
+        p = thorin.run(exe, "--jit-threshold", bad, "run", os.devnull, timeout=60, merge=True)
+        expect(p.code == 2 and p.out ==
                "thorin: --jit-threshold needs a positive number\n",
-               f"--jit-threshold {bad!r} is refused", p.stdout.decode())
+               f"--jit-threshold {bad!r} is refused", p.out)
 
-    p = subprocess.run([thorin, "--jit=fast", "run", os.devnull], stdout=subprocess.PIPE,
-                       stderr=subprocess.STDOUT, timeout=60)
-    expect(p.returncode == 2 and p.stdout.decode() ==
+    p = thorin.run(exe, "--jit=fast", "run", os.devnull, timeout=60, merge=True)
+    expect(p.code == 2 and p.out ==
            "thorin: --jit takes off, lazy, eager or baseline, not 'fast'\n",
-           "an unknown --jit mode is refused", p.stdout.decode())
+           "an unknown --jit mode is refused", p.out)
 
     # Tier-up at the threshold, cross-tier calls, invalidation of dependents.
-    out = repl(thorin, """:set jit-threshold 2
+    out = repl(exe, """:set jit-threshold 2
 sq : I64 → I64 = λ n. n * n
 quad : I64 → I64 = λ n. sq (sq n)
 :eval quad 3
@@ -134,7 +126,7 @@ sq : I64 → I64 = λ n. n + n
     expect(lines[-2:] == ["10", "81"], "the new sq is used; the old quad keeps the old sq", out)
 
     # :llvm shows the worker of a first-order function: native arithmetic.
-    out = repl(thorin, """:set jit-threshold 2
+    out = repl(exe, """:set jit-threshold 2
 fib : I64 → I64 = λ n. if n < 2 then n else fib (n - 1) + fib (n - 2)
 :eval fib 10
 :eval fib 10
@@ -156,7 +148,7 @@ fib : I64 → I64 = λ n. if n < 2 then n else fib (n - 1) + fib (n - 2)
     # A hot λ inside a function that runs once is lifted out and compiled
     # (after 100 × the threshold calls), closing over f's parameter; a
     # run-time error in it is located; redefining f drops the lifted copy.
-    out = repl(thorin, """:set jit-threshold 2
+    out = repl(exe, """:set jit-threshold 2
 f : I64 → I64 = λ k. natElim (λ _. I64) 0 (λ n acc. acc + natToI64 n * k) 1000
 :eval f 3
 :jit
@@ -179,7 +171,7 @@ f : I64 → I64 = λ k. natElim (λ _. I64) 0 (λ n acc. acc + k - 1000 / (natTo
 
     # Lifted λs survive the redefinition of another function (whose own
     # lifted λ is dropped), and a λ past a lowered threshold is lifted.
-    out = repl(thorin, """:set jit-threshold 1000
+    out = repl(exe, """:set jit-threshold 1000
 c : I64 = natElim (λ _. I64) 0 (λ n acc. (acc + 3 * natToI64 n) % 1000003) 3000
 g : I64 → I64 = λ k. natElim (λ _. I64) 0 (λ n acc. acc + k) 3000
 :eval c
@@ -201,7 +193,7 @@ g : I64 → I64 = λ k. natElim (λ _. I64) 1 (λ n acc. acc + k) 3000
     # once; the evaluation ends with LLVM's code installed for it, as for a
     # top-level function (lifted λs tier up too). One it cannot compile (it
     # makes a closure) waits for 100 × the threshold.
-    out = repl(thorin, """:set jit-threshold 5
+    out = repl(exe, """:set jit-threshold 5
 f : Nat → F64 = λ k. natElim (λ _. F64) 0.0 (λ n acc. acc + natToF64 (n * k) / 2.0) 200
 :eval f 3
 :jit
@@ -212,34 +204,34 @@ f : Nat → F64 = λ k. natElim (λ _. F64) 0.0 (λ n acc. acc + natToF64 (n * k
            "the lifted λ ends with LLVM's code (not marked baseline code)", out)
 
     # Eager mode compiles at once; a missing LLVM module falls back with one warning.
-    out = repl(thorin, ":eval 1 + 1\n", "--jit=eager",
+    out = repl(exe, ":eval 1 + 1\n", "--jit=eager",
                env={"THORIN_JIT_LIB": "/nonexistent/libthorin_llvm.so"})
     expect(out.strip() == "2", "no compilation, no warning without definitions", out)
-    out = repl(thorin, "sq : I64 → I64 = λ n. n * n\n:eval sq 7\n:eval sq 8\n", "--jit=eager",
+    out = repl(exe, "sq : I64 → I64 = λ n. n * n\n:eval sq 7\n:eval sq 8\n", "--jit=eager",
                env={"THORIN_JIT_LIB": "/nonexistent/libthorin_llvm.so"})
     warnings = [l for l in out.splitlines() if l.startswith("warning:")]
     expect(len(warnings) == 1 and "stays interpreted" in warnings[0], "one fallback warning", out)
     expect("49" in out and "64" in out, "results with the fallback", out)
 
     # A run-time error inside compiled code is located; the session goes on.
-    out = repl(thorin, "f : I64 → I64 = λ n. if n == 0 then 1 / n else f (n - 1)\n"
+    out = repl(exe, "f : I64 → I64 = λ n. if n == 0 then 1 / n else f (n - 1)\n"
                        ":eval f 3\n:eval 5\n", "--jit=eager")
     expect("<interactive>:1:39: error: division by zero" in out and out.strip().endswith("5"),
            "division by zero in compiled code", out)
 
     # Ctrl-C stops a compiled infinite loop and the prompt comes back.
-    out = interrupted(thorin, "spin : I64 → I64 = λ n. spin (n + 1)\n:eval spin 0\n")
+    out = interrupted(exe, "spin : I64 → I64 = λ n. spin (n + 1)\n:eval spin 0\n")
     expect("interrupted" in out and out.strip().endswith("42"), "Ctrl-C in compiled code", out)
 
     # A loop whose trip count LLVM can bound drops its poll when the bound is
     # small (then LLVM vectorizes the sum over an array), and keeps it when
     # the bound is large: Ctrl-C stops a count-down from 10^15.
-    out = repl(thorin, "xs : Array 1024 I64 = build 1024 (λ i. natToI64 (idxToNat i))\n"
+    out = repl(exe, "xs : Array 1024 I64 = build 1024 (λ i. natToI64 (idxToNat i))\n"
                        "sumA : Array 1024 I64 → Nat → I64 → I64 = λ a i acc. "
                        "if i < 1024 then sumA a (i + 1) (acc + get a (idx i)) else acc\n"
                        ":eval sumA xs 0 0\n:llvm sumA\n", "--jit=eager")
     expect(out.startswith("523776\n") and "x i64>" in out, "a bounded loop vectorized", out)
-    out = interrupted(thorin, "count : I64 → I64 → I64 = λ i acc. if i == 0 then acc "
+    out = interrupted(exe, "count : I64 → I64 → I64 = λ i acc. if i == 0 then acc "
                               "else count (i - 1) (acc * 3 + i)\n"
                               ":eval count 1000000000000000 0\n")
     expect("interrupted" in out and out.strip().endswith("42"), "Ctrl-C in a long counted loop",
@@ -249,14 +241,14 @@ f : Nat → F64 = λ k. natElim (λ _. F64) 0.0 (λ n acc. acc + natToF64 (n * k
     body = "acc"
     for k in range(1500):
         body = f"({body} * 1.0000001 + 0.5)" if k % 2 == 0 else f"({body} / 1.0000002 - 0.25)"
-    out = interrupted(thorin, f"h : I64 → F64 → F64 = λ i acc. if i == 0 then acc "
+    out = interrupted(exe, f"h : I64 → F64 → F64 = λ i acc. if i == 0 then acc "
                               f"else h (i - 1) {body}\n:eval h 4000000 1.0\n", timeout=8)
     expect("interrupted" in out and out.strip().endswith("42"), "Ctrl-C in a heavy bounded loop",
            out[-400:])
     # Specializations are compiled like any hot function, and dropped with the
     # function they came from when it is redefined (the old users still call
     # the old function: they are specialized and compiled again).
-    out = repl(thorin, """:set jit-threshold 2
+    out = repl(exe, """:set jit-threshold 2
 loop @ : I64 → I64 → I64 = λ i acc. if i == 0 then acc else loop (i - 1) (acc + 2)
 tri : I64 → I64 = λ n. loop n n
 :eval tri 10
@@ -281,9 +273,8 @@ loop @ : I64 → I64 → I64 = λ i acc. if i == 0 then acc else loop (i - 1) (a
     # Normal forms by running code: which directives take that path (the
     # outputs themselves are compared with the evaluator's by run/nf_by_running).
     nf = os.path.join(os.path.dirname(__file__), "..", "run", "nf_by_running.thorin")
-    p = subprocess.run([thorin, "check", "--jit-stats", "--jit-sync", "--jit-threshold", "1", nf],
-                       stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, timeout=120)
-    notes = re.findall(r"^jit: normal form (.*)$", p.stderr.decode(), re.M)
+    p = thorin.run(exe, "check", "--jit-stats", "--jit-sync", "--jit-threshold", "1", nf, timeout=120)
+    notes = re.findall(r"^jit: normal form (.*)$", p.err, re.M)
     counts = {n: notes.count(n) for n in set(notes)}
     expect(counts == {"by running code": 16,
                       "left to the evaluator (types in the result)": 2,
@@ -291,12 +282,11 @@ loop @ : I64 → I64 → I64 = λ i acc. if i == 0 then acc else loop (i - 1) (a
                       "left to the evaluator (the term uses builtin data)": 1,
                       "left to the evaluator (the run recursed too deeply)": 2},
            "normal forms by running code, and those left to the evaluator", str(counts))
-    lams = re.findall(r"^jit: compiled (\S+)", p.stderr.decode(), re.M)
+    lams = re.findall(r"^jit: compiled (\S+)", p.err, re.M)
     expect("twiceThen" in lams and "full" in lams, "the functions normalized are compiled", str(lams))
-    p = subprocess.run([thorin, "check", "--jit=off", "--jit-stats", nf],
-                       stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, timeout=120)
-    expect("normal form" not in p.stderr.decode(), "--jit=off leaves normal forms to the evaluator",
-           p.stderr.decode())
+    p = thorin.run(exe, "check", "--jit=off", "--jit-stats", nf, timeout=120)
+    expect("normal form" not in p.err, "--jit=off leaves normal forms to the evaluator",
+           p.err)
 
     # Background compilation: the first hot function compiles on the calling
     # thread; the next (a driver whose callee runs compiled) in the background
@@ -308,8 +298,8 @@ drive : I64 → I64 → I64 = λ r acc. if r == 0 then acc else drive (r - 1) (s
 :eval drive 400 0
 :jit
 """
-    out = repl(thorin, prog, "--jit-stats")
-    ref = repl(thorin, prog, "--jit=off")
+    out = repl(exe, prog, "--jit-stats")
+    ref = repl(exe, prog, "--jit=off")
     answer = [l for l in out.splitlines() if not l.startswith("jit:")][0]
     expect(answer == ref.splitlines()[0] == "2400000", "the driver's answer", out + ref)
     expect(set(compiled(out)[0]) == {"step", "drive"}, "both are compiled by the end of the evaluation",
@@ -320,9 +310,8 @@ drive : I64 → I64 → I64 = λ r acc. if r == 0 then acc else drive (r - 1) (s
     # Deoptimization (its answers are checked by run/deopt): each function
     # whose speculation fails leaves it once, and is compiled again without.
     dz = os.path.join(os.path.dirname(__file__), "..", "run", "deopt.thorin")
-    p = subprocess.run([thorin, "run", "--jit-stats", "--jit-sync", dz], stdout=subprocess.DEVNULL,
-                       stderr=subprocess.PIPE, timeout=120)
-    err = p.stderr.decode()
+    p = thorin.run(exe, "run", "--jit-stats", "--jit-sync", dz, timeout=120)
+    err = p.err
     deopts = re.findall(r"^jit: (\S+) met (.*): recompiling it without speculation, running again$",
                         err, re.M)
     expect(deopts == [("sumTo", "a Nat of 2^62 or more"), ("dbl", "a Nat of 2^62 or more"),
@@ -333,7 +322,7 @@ drive : I64 → I64 → I64 = λ r acc. if r == 0 then acc else drive (r - 1) (s
     lams = re.findall(r"^jit: compiled (\S+)", err, re.M)
     expect(lams.count("sumTo") == 2 and lams.count("walk") == 1,
            "a deoptimized function is compiled once more, then kept", err)
-    baseline_tier(thorin)
+    baseline_tier(exe)
     print("ok")
 
 
@@ -345,21 +334,19 @@ def source(d, name, text):
     return path
 
 
-def baseline_tier(thorin):
+def baseline_tier(exe):
     """The baseline tier (--jit=baseline: no LLVM). A hot function on I64 gets
     baseline code at once; its arithmetic agrees with the interpreter's at the
     edges (wrapping, division, boxed values of 2^62 and more); run-time
     errors, stack overflow and Ctrl-C unwind through its frames; redefinition
     drops exactly the code that called the old definition."""
     def run(path, *flags):
-        p = subprocess.run([thorin, "run", *flags, path], stdout=subprocess.PIPE,
-                           stderr=subprocess.PIPE, timeout=60)
-        return p.returncode, p.stdout.decode(), p.stderr.decode()
+        p = thorin.run(exe, "run", *flags, path, timeout=60)
+        return p.code, p.out, p.err
 
     def interrupt(path, *flags):
         """`thorin run` sent Ctrl-C after a second: its exit status and stderr."""
-        p = subprocess.Popen([thorin, "run", *flags, path], stdout=subprocess.PIPE,
-                             stderr=subprocess.PIPE)
+        p = thorin.popen(exe, "run", *flags, path, merge=False)
         time.sleep(1.0)
         p.send_signal(signal.SIGINT)
         _, err = p.communicate(timeout=30)
@@ -533,7 +520,7 @@ big : I64 → I64 = λ n. if n == 0 then 4611686018427387904 else big (n - 1) + 
                "copies entered in the branch their first test takes", f"{ref}\n{got}")
 
     # :llvm on a function that runs baseline code says so (it has no IR).
-    out = repl(thorin, ":set jit-threshold 2\nsq : I64 → I64 = λ x. x * x\n:eval sq 3\n:eval sq 4\n"
+    out = repl(exe, ":set jit-threshold 2\nsq : I64 → I64 = λ x. x * x\n:eval sq 3\n:eval sq 4\n"
                        ":llvm sq\n", "--jit=baseline")
     expect("error: sq runs baseline code, which is not made by LLVM (THORIN_BASELINE_ASM=1 prints "
            "it when it is made)" in out, ":llvm on baseline code", out)
@@ -541,7 +528,7 @@ big : I64 → I64 = λ n. if n == 0 then 4611686018427387904 else big (n - 1) + 
     # Redefinition in the REPL makes a new binding (cube keeps calling the sq
     # it was checked against, as in the interpreter). cube's baseline code
     # holds sq's worker; the old cube's code goes with the old cube.
-    out = repl(thorin, """:set jit-threshold 2
+    out = repl(exe, """:set jit-threshold 2
 sq : I64 → I64 = λ x. x * x
 cube : I64 → I64 = λ x. x * sq x
 :eval cube 2

@@ -13,9 +13,10 @@ import argparse
 import os
 import random
 import re
-import subprocess
 import sys
 import tempfile
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+import thorin  # noqa: E402
 
 PRELUDE = """CNat : U = (N : U) → (N → N) → N → N
 czero : CNat = λ N s z. z
@@ -109,10 +110,9 @@ class Gen:
         return f".nf {self.bool(3, [])}"
 
 
-def run(thorin, path, *flags):
-    p = subprocess.run([thorin, "check", *flags, path], stdout=subprocess.PIPE,
-                       stderr=subprocess.PIPE, timeout=60)
-    return p.returncode, p.stdout.decode(), p.stderr.decode()
+def run(exe, path, *flags):
+    r = thorin.run(exe, "check", *flags, path, timeout=60)
+    return r.code, r.out, r.err
 
 
 def main():

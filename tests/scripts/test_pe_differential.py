@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Differential test of the specializer: filters never change what a program
-computes. Random well-typed programs (gen_programs.py, fixed seed) get
+computes. Random well-typed programs (tests/lib/gen.py, fixed seed) get
 partial-evaluation filters put on their definitions and λs at random —
 `@(?x)` on one parameter, `@(?x && ?y)`, `@` (always) — and must print
 exactly what the generator computed for the unfiltered program, in the
@@ -17,13 +17,13 @@ import concurrent.futures
 import os
 import random
 import re
-import subprocess
 import sys
 import tempfile
 
 sys.dont_write_bytecode = True
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import gen_programs  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+import gen  # noqa: E402
+import thorin  # noqa: E402
 
 MODES = [["--jit=off"], ["--jit=eager"]]
 TIMEOUT = 120
@@ -61,14 +61,9 @@ def filtered(text, rng):
     return "\n".join(lines)
 
 
-def run(thorin, flags, path):
-    try:
-        p = subprocess.run([thorin, "run", *flags, os.path.basename(path)], cwd=os.path.dirname(path),
-                           stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                           timeout=TIMEOUT, env=dict(os.environ, THORIN_HISTORY=os.devnull))
-        return p.returncode, p.stdout.decode("utf-8", "replace"), p.stderr.decode("utf-8", "replace")
-    except subprocess.TimeoutExpired:
-        return "timeout", "", f"[killed after {TIMEOUT} s]"
+def run(exe, flags, path):
+    r = thorin.run(exe, "run", *flags, os.path.basename(path), cwd=os.path.dirname(path), timeout=TIMEOUT)
+    return ("timeout", "", f"[killed after {TIMEOUT} s]") if r.timed_out else (r.code, r.out, r.err)
 
 
 def main():
@@ -78,22 +73,22 @@ def main():
     ap.add_argument("--seed", default="20261122")
     ap.add_argument("--per-file", type=int, default=25)
     a = ap.parse_args()
-    thorin = os.path.abspath(a.thorin)
+    exe = os.path.abspath(a.thorin)
     rng = random.Random(a.seed)
-    progs = gen_programs.generate(a.count, a.seed)
+    progs = gen.generate(a.count, a.seed)
     filters = 0
     with tempfile.TemporaryDirectory() as d:
         jobs = []
         for b in range(0, len(progs), a.per_file):
             chunk = progs[b:b + a.per_file]
-            text = filtered(gen_programs.batch_text(chunk), rng)
+            text = filtered(gen.batch_text(chunk), rng)
             filters += text.count("@")
             path = os.path.join(d, f"batch_{b // a.per_file:03d}.thorin")
             with open(path, "w", encoding="utf-8") as f:
                 f.write(text)
             jobs.append((path, text, "".join(p.expected() for p in chunk)))
         with concurrent.futures.ThreadPoolExecutor(2) as pool:
-            futures = {(path, i): pool.submit(run, thorin, m, path)
+            futures = {(path, i): pool.submit(run, exe, m, path)
                        for path, _t, _e in jobs for i, m in enumerate(MODES)}
             failures = 0
             for path, text, expected in jobs:

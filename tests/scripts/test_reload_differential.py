@@ -66,11 +66,12 @@ import os
 import queue
 import random
 import re
-import subprocess
 import sys
 import tempfile
 import threading
 import time
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+import thorin  # noqa: E402
 
 SEED = 20261122
 PROGRAMS = 6
@@ -838,16 +839,11 @@ class TestFailure(Exception):
     pass
 
 
-def env_vars():
-    return dict(os.environ, THORIN_HISTORY=os.devnull)
-
-
 class Repl:
     """The long-running REPL: merged stdout/stderr read line by line."""
 
     def __init__(self, cmd, cwd):
-        self.p = subprocess.Popen(cmd, cwd=cwd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                  stderr=subprocess.STDOUT, env=env_vars())
+        self.p = thorin.popen(*cmd, cwd=cwd, stdin=True)
         self.q = queue.Queue()
         threading.Thread(target=self._read, daemon=True).start()
 
@@ -882,14 +878,12 @@ class Repl:
 
 
 def fresh(cmd, cwd, text):
-    try:
-        p = subprocess.run(cmd, cwd=cwd, input=text.encode(), stdout=subprocess.PIPE,
-                           stderr=subprocess.STDOUT, env=env_vars(), timeout=TIMEOUT)
-    except subprocess.TimeoutExpired:
+    r = thorin.run(*cmd, cwd=cwd, input=text, merge=True, timeout=TIMEOUT)
+    if r.timed_out:
         raise TestFailure(f"a fresh `{' '.join(cmd)}` did not finish within {TIMEOUT} s")
-    lines = p.stdout.decode("utf-8", "replace").splitlines()
-    if p.returncode != 0 or END not in lines:
-        raise TestFailure(f"a fresh `{' '.join(cmd)}` exited with {p.returncode}:\n" + "\n".join(lines))
+    lines = r.out.splitlines()
+    if r.code != 0 or END not in lines:
+        raise TestFailure(f"a fresh `{' '.join(cmd)}` exited with {r.code}:\n" + "\n".join(lines))
     return lines[:lines.index(END)]
 
 
@@ -928,8 +922,8 @@ def diff_lines(what, expected, got):
 class Session:
     """One long-running REPL on the files in directory d, checked against fresh processes."""
 
-    def __init__(self, thorin, flags, d, label, strict=False, keep=None, stats=None):
-        self.cmd = [thorin, *flags, "main.thorin"]
+    def __init__(self, exe, flags, d, label, strict=False, keep=None, stats=None):
+        self.cmd = [exe, *flags, "main.thorin"]
         self.d, self.label, self.strict, self.keep = d, f"{label} (flags {' '.join(flags) or 'none'})", strict, keep
         self.stats = stats if stats is not None else {"ok": 0, "failed": 0, "nochange": 0, "full": 0}
         self.repl = None
@@ -1134,11 +1128,11 @@ SCENARIOS = [
 ]
 
 
-def run_scenario(thorin, k, scenario, keep, strict):
+def run_scenario(exe, k, scenario, keep, strict):
     what, flags, first, cmds, steps = scenario[:5]
     strict = strict or (scenario[5] if len(scenario) > 5 else {}).get("strict", False)
     with tempfile.TemporaryDirectory(prefix="thorin-reload-diff-") as d:
-        ses = Session(thorin, flags, d, f"scenario {k}: {what}", strict, keep)
+        ses = Session(exe, flags, d, f"scenario {k}: {what}", strict, keep)
         try:
             if not ses.start(first, cmds, f"s{k}_0"):
                 raise TestFailure(f"scenario {k}: the first version does not load")
@@ -1152,13 +1146,13 @@ def run_scenario(thorin, k, scenario, keep, strict):
     return ses.stats
 
 
-def run_program(thorin, p, seed, rounds, keep, verbose, strict=False):
+def run_program(exe, p, seed, rounds, keep, verbose, strict=False):
     rng = random.Random(seed * 1000 + p)
     gen = Gen(rng)
     editor = Editor(rng, gen)
     flags = ["--jit-threshold", "2"] if p % 2 else []
     with tempfile.TemporaryDirectory(prefix="thorin-reload-diff-") as d:
-        ses = Session(thorin, flags, d, f"program {p} (seed {seed})", strict, keep)
+        ses = Session(exe, flags, d, f"program {p} (seed {seed})", strict, keep)
         try:
             for _ in range(100):        # a first version that loads
                 state = gen.program(big=p % 3 == 2)
@@ -1224,7 +1218,7 @@ def main():
     ap.add_argument("--strict-hints", action="store_true",
                     help="compare `did you mean` hints exactly too")
     a = ap.parse_args()
-    thorin = os.path.abspath(a.thorin)
+    exe = os.path.abspath(a.thorin)
     t0 = time.monotonic()
     total = {"ok": 0, "failed": 0, "nochange": 0, "full": 0}
     failures = []
@@ -1232,7 +1226,7 @@ def main():
         if a.only is not None:
             continue
         try:
-            st = run_scenario(thorin, k, sc, a.keep, a.strict_hints)
+            st = run_scenario(exe, k, sc, a.keep, a.strict_hints)
             for key in total:
                 total[key] += st[key]
         except TestFailure as ex:
@@ -1242,7 +1236,7 @@ def main():
         if a.only is not None and p != a.only:
             continue
         try:
-            st = run_program(thorin, p, a.seed, a.rounds, a.keep, a.verbose, a.strict_hints)
+            st = run_program(exe, p, a.seed, a.rounds, a.keep, a.verbose, a.strict_hints)
             for k in total:
                 total[k] += st[k]
         except TestFailure as ex:

@@ -8,9 +8,10 @@ reload 300 it grows by at most 10%, and it stays within 2x of the first load.
 """
 import os
 import re
-import subprocess
 import sys
 import tempfile
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+import thorin  # noqa: E402
 
 BLOCK = """
 Nat{i} : U
@@ -33,11 +34,10 @@ pp{i} : Pair{i} = (U, U, U)
 """
 
 
-def reload_many(thorin, path, versions, n, env, marks=()):
+def reload_many(exe, path, versions, n, env, marks=()):
     """:r after writing each version in turn, n times, with :stats first and
     after the reloads numbered in `marks`; returns the output."""
-    p = subprocess.Popen([thorin, path], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                         stderr=subprocess.STDOUT, env=env)
+    p = thorin.popen(exe, path, stdin=True, env=env)
     out = []
     def send(cmd, until):
         p.stdin.write(cmd.encode())
@@ -63,7 +63,7 @@ def reload_many(thorin, path, versions, n, env, marks=()):
 
 
 def main():
-    thorin = sys.argv[1]
+    exe = thorin.binary()
     with tempfile.TemporaryDirectory() as d:
         path = os.path.join(d, "big.thorin")
         lines = []
@@ -88,7 +88,7 @@ def main():
                                 ("edit near the top", [edited_top, text])]:
             with open(path, "w") as f:
                 f.write(text)
-            out = reload_many(thorin, path, versions, 300, env, marks=(100, 300))
+            out = reload_many(exe, path, versions, 300, env, marks=(100, 300))
             peaks = [int(m) for m in re.findall(r"\(peak (\d+) KiB\)", out)]
             reloads = out.count("reloaded ")
             full = out.count("re-checked all")

@@ -8,11 +8,12 @@ import os
 import queue
 import re
 import signal
-import subprocess
 import sys
 import tempfile
 import threading
 import time
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+import thorin  # noqa: E402
 
 TIMEOUT = 60  # seconds to wait for an expected output (ASan builds are slow)
 
@@ -37,9 +38,7 @@ class Proc:
     """A running thorin whose merged stdout/stderr is read line by line."""
 
     def __init__(self, cmd, cwd, stdin=False):
-        env = dict(os.environ, THORIN_HISTORY=os.devnull)
-        self.p = subprocess.Popen(cmd, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                                  stdin=subprocess.PIPE if stdin else subprocess.DEVNULL, env=env)
+        self.p = thorin.popen(*cmd, cwd=cwd, stdin=stdin)
         self.q = queue.Queue()
         self.seen = []
         threading.Thread(target=self._read, daemon=True).start()
@@ -87,11 +86,11 @@ def rename_save(path, text):
     os.replace(tmp, path)
 
 
-def watch_run(thorin, d):
+def watch_run(exe, d):
     main, lib = os.path.join(d, "main.thorin"), os.path.join(d, "lib.thorin")
     write(lib, LIB)
     write(main, MAIN)
-    p = Proc([thorin, "run", "--watch", "main.thorin"], d)
+    p = Proc([exe, "run", "--watch", "main.thorin"], d)
     p.expect(["55", "49"], "first run: the .eval, then main")
 
     # An edit in place: the definition and its users are re-checked.
@@ -166,11 +165,11 @@ def watch_run(thorin, d):
         fail("Ctrl-C ends the watch with status 0", "\n".join(p.seen))
 
 
-def repl_watch(thorin, d):
+def repl_watch(exe, d):
     main, lib = os.path.join(d, "main.thorin"), os.path.join(d, "lib.thorin")
     write(lib, LIB)
     write(main, MAIN)
-    p = Proc([thorin], d, stdin=True)
+    p = Proc([exe], d, stdin=True)
     p.send(":watch main.thorin\n")
     p.expect(["55", "watching main.thorin (:unwatch stops)", "49"], ":watch loads and runs main")
     write(lib, LIB.replace("n * 2", "n * 4"))
@@ -187,13 +186,13 @@ def repl_watch(thorin, d):
         fail(":q exits with status 0", "\n".join(p.seen))
 
 
-def repl_jit_kept(thorin, d):
+def repl_jit_kept(exe, d):
     """:r keeps the compiled code of what it keeps, and drops the rest."""
     path = os.path.join(d, "jit.thorin")
     text = ("sq : I64 → I64 = λ n. n * n\n"
             "cube : I64 → I64 = λ n. n * n * n\n")
     write(path, text)
-    p = Proc([thorin, "--jit=lazy"], d, stdin=True)
+    p = Proc([exe, "--jit=lazy"], d, stdin=True)
     p.send(":set jit-threshold 2\n:l jit.thorin\n:eval sq 3\n:eval sq 3\n:eval cube 2\n:eval cube 2\n:jit\n")
     p.expect(["loaded jit.thorin", "9", "9", "8", "8"], "evaluations")
     jit = [l.split()[0] for l in p.lines(2, ":jit")]
@@ -209,39 +208,38 @@ def repl_jit_kept(thorin, d):
     p.p.wait(timeout=TIMEOUT)
 
 
-def script_args(thorin, d):
+def script_args(exe, d):
     path = os.path.join(d, "greet.thorin")
     write(path, "#!/usr/bin/env thorin\n"
                 "main : {n : Nat} → Array n String → Nat = λ args. length args\n")
     os.chmod(path, 0o755)
-    env = dict(os.environ, PATH=os.path.dirname(thorin) + os.pathsep + os.environ["PATH"])
+    env = {"PATH": os.path.dirname(exe) + os.pathsep + os.environ["PATH"]}
     def run(cmd):
-        p = subprocess.run(cmd, cwd=d, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env,
-                           timeout=TIMEOUT)
-        return p.returncode, p.stdout.decode()
+        r = thorin.run(*cmd, cwd=d, merge=True, env=env, timeout=TIMEOUT)
+        return r.code, r.out
     checks = [
         (["./greet.thorin", "a", "--b", "c"], (0, "3\n")),
-        ([thorin, "greet.thorin"], (0, "0\n")),
-        ([thorin, "run", "greet.thorin", "x"], (0, "1\n")),
+        ([exe, "greet.thorin"], (0, "0\n")),
+        ([exe, "run", "greet.thorin", "x"], (0, "1\n")),
     ]
     write(os.path.join(d, "two.thorin"), "main : Array 2 String → String = λ a. get a 1\n")
     checks += [
-        ([thorin, "run", "two.thorin", "p", "q"], (0, "q\n")),  # (a String main prints its text)
-        ([thorin, "run", "two.thorin", "p"],
+        ([exe, "run", "two.thorin", "p", "q"], (0, "q\n")),  # (a String main prints its text)
+        ([exe, "run", "two.thorin", "p"],
          (1, "two.thorin:1:1: error: main takes 2 arguments, but 1 was given\n"
              "    1 | main : Array 2 String → String = λ a. get a 1\n"
              "      | ^~~~\n")),
     ]
     write(os.path.join(d, "none.thorin"), "main : Nat = 1\n")
     checks += [
-        ([thorin, "run", "none.thorin", "p"],
+        ([exe, "run", "none.thorin", "p"],
          (1, "none.thorin:1:1: error: main takes no arguments, but 1 was given\n"
              "    1 | main : Nat = 1\n"
              "      | ^~~~\n"
              "  declare `main : {n : Nat} → Array n String → …` to receive them\n")),
     ]
     write(os.path.join(d, "div.thorin"), "main : Nat = 1 / 0\n")
-    checks += [([thorin, "run", "div.thorin"],
+    checks += [([exe, "run", "div.thorin"],
                 (2, "div.thorin:1:16: error: division by zero\n"
                     "    1 | main : Nat = 1 / 0\n"
                     "      |                ^\n"))]
@@ -252,15 +250,15 @@ def script_args(thorin, d):
 
 
 def main():
-    thorin = os.path.abspath(sys.argv[1])
+    exe = thorin.binary()
     with tempfile.TemporaryDirectory() as d:
-        watch_run(thorin, d)
+        watch_run(exe, d)
     with tempfile.TemporaryDirectory() as d:
-        repl_watch(thorin, d)
+        repl_watch(exe, d)
     with tempfile.TemporaryDirectory() as d:
-        repl_jit_kept(thorin, d)
+        repl_jit_kept(exe, d)
     with tempfile.TemporaryDirectory() as d:
-        script_args(thorin, d)
+        script_args(exe, d)
     print("ok")
     return 0
 

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Random well-typed thorin programs, with the output `thorin run` must print.
 
-  gen_programs.py [--count N] [--seed S] [--shadow]      print programs (and expected output)
-  gen_programs.py --out DIR [--per-file K] ...           write batch files DIR/batch_NNN.thorin
+  gen.py [--count N] [--seed S] [--shadow]      print programs (and expected output)
+  gen.py --out DIR [--per-file K] ...           write batch files DIR/batch_NNN.thorin
                                                          and DIR/batch_NNN.expected
 
 A program is a few top-level definitions whose names end in a suffix unique to
@@ -11,8 +11,9 @@ typed AST: it first picks a type, then a term of that type (one generator
 function per type: `gen_i64`, `gen_nat`, `gen_bool`, `gen_f64`, `gen_fun`,
 `gen_pair`, `gen_array`, `gen_idx`, `gen_church`), so programs are well-typed
 by construction. The AST renders to thorin text and is evaluated here, in
-Python, to the value each `.eval` prints (docs/runtime.md) — a third
-computation next to thorin's interpreter and its JIT.
+Python, to the value each `.eval` prints (docs/runtime.md; %core's
+arithmetic is core_model.py's) — a third computation next to thorin's
+interpreter and its JIT.
 
 Choices that keep a program's meaning independent of details the spec leaves
 open:
@@ -57,9 +58,11 @@ import sys
 from dataclasses import dataclass
 from typing import Optional
 
-sys.setrecursionlimit(20000)
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import core_model  # noqa: E402
+from core_model import I64_MIN, I64_MAX  # noqa: E402
 
-I64_MIN, I64_MAX = -(1 << 63), (1 << 63) - 1
+sys.setrecursionlimit(20000)
 
 
 # ---------------------------------------------------------------- types
@@ -259,10 +262,6 @@ class Fuel:
             raise Reject("out of fuel")
 
 
-def wrap64(x):
-    return ((x - I64_MIN) & ((1 << 64) - 1)) + I64_MIN
-
-
 def check_f64(x):
     if not math.isfinite(x):
         raise Reject("non-finite F64")
@@ -297,36 +296,21 @@ def show_value(v):
 
 
 def binop(op, ty, a, b):
-    """The semantics of docs/runtime.md for `a op b` at operand type `ty`."""
+    """The semantics of docs/runtime.md for `a op b` at operand type `ty`
+    (core_model's), except what a program must avoid: a division by zero,
+    INT64_MIN / -1, an F64 that is not finite, a Nat over 512 bits."""
     if op in ("&&", "||"):
         return (a and b) if op == "&&" else (a or b)
-    if op in ("==", "!="):
-        return (a == b) == (op == "==")
-    if op in ("<", "<=", ">", ">="):
-        return {"<": a < b, "<=": a <= b, ">": a > b, ">=": a >= b}[op]
-    if ty == I64:
-        if op in ("/", "%"):
-            if b == 0:
-                raise Reject("I64 division by zero")
-            if a == I64_MIN and b == -1:
-                raise Reject("I64_MIN / -1 is not specified")
-            q = abs(a) // abs(b) * (1 if (a < 0) == (b < 0) else -1)   # truncating, as in C
-            return wrap64(q) if op == "/" else a - b * q
-        return wrap64({"+": a + b, "-": a - b, "*": a * b}[op])
-    if ty == NAT:
-        if op in ("/", "%"):
-            if b == 0:
-                raise Reject("Nat division by zero")
-            return a // b if op == "/" else a % b
-        r = {"+": a + b, "-": max(0, a - b), "*": a * b}[op]
-        if r.bit_length() > 512:
-            raise Reject("Nat too large")
-        return r
-    if ty == F64:
-        if op == "/" and b == 0:
-            raise Reject("F64 division by zero")
-        return check_f64({"+": a + b, "-": a - b, "*": a * b, "/": a / b if b else 0}[op])
-    raise TypeError((op, ty))
+    if op in core_model.COMPARE:
+        return core_model.compare(op, a, b)
+    if op in ("/", "%") and b == 0:
+        raise Reject(f"{ty.name} division by zero")
+    if ty == I64 and op in ("/", "%") and a == I64_MIN and b == -1:
+        raise Reject("I64_MIN / -1 is not specified")
+    r = core_model.arith(op, ty.name, a, b)
+    if ty == NAT and r.bit_length() > 512:
+        raise Reject("Nat too large")
+    return check_f64(r) if ty == F64 else r
 
 
 def nat_to_i64(n):
@@ -662,7 +646,7 @@ def _cnat_templates():
            "λ a b N f x. a N (b N f) x",
            lambda g: lambda a: lambda b: lambda N: lambda f: lambda x: a(N)(b(N)(f))(x)),
         _t("cnI", "cnat", [], lambda c: Fun(c["nat"], I64), "λ n. n I64 (λ k. k + 1) 0",
-           lambda g: lambda n: n(TYPE)(lambda k: wrap64(tick_succ(k)))(0),
+           lambda g: lambda n: n(TYPE)(lambda k: core_model.wrap(tick_succ(k)))(0),
            shadow="λ n. n I64 (λ k. L_add_I64 k L_i1) L_i0"),
         _t("cnN", "cnat", [], lambda c: Fun(c["nat"], NAT), "λ n. n Nat (λ k. k + 1) 0",
            lambda g: lambda n: n(TYPE)(tick_succ)(0),
@@ -715,7 +699,7 @@ def _clist_templates():
         def add(a):
             def f(r):
                 Fuel.tick()
-                return wrap64(a + r)
+                return core_model.wrap(a + r)
             return f
         return xs(TYPE)(add)(0)
     return [
@@ -774,7 +758,7 @@ def _ho_templates():
            shadow="λ {A} n f x. ite {A} (L_le_I64 n L_i0) x (iterN@ (L_sub_I64 n L_i1) f (f x))",
            counters={0: 20}),
         _t("mkAdd", "ho", [], lambda c: fun_type([I64, I64], I64), "λ a. λ b. a + b",
-           lambda g: lambda a: lambda b: wrap64(a + b), shadow="λ a. λ b. L_add_I64 a b"),
+           lambda g: lambda a: lambda b: core_model.wrap(a + b), shadow="λ a. λ b. L_add_I64 a b"),
     ]
 
 
@@ -785,7 +769,7 @@ def _arr_templates():
                 total = 0
                 for i in range(k, len(xs)):
                     Fuel.tick()
-                    total = wrap64(xs[i] + total)
+                    total = core_model.wrap(xs[i] + total)
                 return total
             return from_k
         return go
