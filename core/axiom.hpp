@@ -37,13 +37,13 @@ struct AlgebraicFacts {
 
 struct Axiom {
   AxiomId id = kNoAxiom;
-  std::string name;       // %core.nat.add
-  std::string plugin;     // "core"
-  uint32_t arity = 0;     // the Π binders of its declared type
-  bool declared = false;  // its `.ax` declaration has been elaborated (arity is known)
+  std::string name;      // %core.nat.add
+  std::string plugin;    // "core"
+  uint32_t arity = 0;    // the Π binders of its declared type
+  bool declared = false; // its `.ax` declaration has been elaborated (arity is known)
   Normalizer norm = nullptr;
-  bool hasCode = false;   // a run-time primitive (runtime/) implements it
-  std::string op;         // the surface operator it is on `opType` ("+"), if any
+  bool hasCode = false; // a run-time primitive (runtime/) implements it
+  std::string op;       // the surface operator it is on `opType` ("+"), if any
   AxiomId opType = kNoAxiom;
   AlgebraicFacts facts;
 };

@@ -29,9 +29,9 @@ enum class Builtin : uint8_t {
 
 /// The role's name, for messages ("Nat").
 inline const char* builtinName(Builtin b) {
-  static constexpr const char* kNames[] = {"Nat",   "Bool",  "Unit",   "I64",     "F64",
-                                           "String", "Idx",  "Array",  "true",    "false",
-                                           "+ on Nat", "natElim", "idx.of", "arr.get", "arr.length"};
+  static constexpr const char* kNames[] = {
+      "Nat",  "Bool",  "Unit",     "I64",     "F64",    "String",  "Idx",       "Array",
+      "true", "false", "+ on Nat", "natElim", "idx.of", "arr.get", "arr.length"};
   static_assert(sizeof kNames / sizeof *kNames == size_t(Builtin::Count));
   return kNames[size_t(b)];
 }

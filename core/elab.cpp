@@ -578,7 +578,8 @@ std::pair<Tm*, Val*> Elab::inferProj(Cxt& c, RProj* r) {
     unifyOrFail(c, r->t->span, sg, ty);
     f = sg;
   }
-  auto notPair = [&, ty = ty]() -> std::pair<Tm*, Val*> { // (clang 14 cannot capture a structured binding)
+  auto notPair =
+      [&, ty = ty]() -> std::pair<Tm*, Val*> { // (clang 14 cannot capture a structured binding)
     fail(r->span, "this projection is applied to something that is not a pair",
          {"its type: " + showVal(c, ty)});
   };

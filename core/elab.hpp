@@ -122,9 +122,7 @@ private:
   /// The builtin type or constant playing role `b` (an error if no loaded
   /// plugin provides it).
   TopId builtin(Builtin b, Span where);
-  Val* builtinType(Builtin b, Span where) {
-    return w_.topHead(builtin(b, where));
-  }
+  Val* builtinType(Builtin b, Span where) { return w_.topHead(builtin(b, where)); }
   /// If `v` (forced) is an axiom applied to nothing but `args`, its name.
   AxiomId axiomHead(Val* v);
   static Tm* tyTm(World& w, Local* l);

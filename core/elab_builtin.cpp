@@ -32,8 +32,8 @@ TopId Elab::axiomTop(AxiomId ax, Span where) {
 TopId Elab::builtin(Builtin b, Span where) {
   AxiomId ax = AxiomTable::get().builtin(b);
   if (ax == kNoAxiom)
-    fail(where, fmt::format("this needs the builtin {}, which no loaded plugin provides",
-                            builtinName(b)));
+    fail(where,
+         fmt::format("this needs the builtin {}, which no loaded plugin provides", builtinName(b)));
   return axiomTop(ax, where);
 }
 

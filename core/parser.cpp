@@ -247,7 +247,8 @@ void Parser::directive(Entry& out) {
     out.ty = term();
   } else {
     fail(span(d.begin, d.end),
-         fmt::format("unknown directive '{}' (known: .import, .plugin, .check, .nf, .eval, .ax)", name));
+         fmt::format("unknown directive '{}' (known: .import, .plugin, .check, .nf, .eval, .ax)",
+                     name));
   }
 }
 

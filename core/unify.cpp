@@ -1060,8 +1060,7 @@ int Unifier::natRules(Lvl l, Val*& t, Val*& u) {
 bool Unifier::invertNatElim(Lvl l, Val* elim, Val* rhs) {
   const AxiomTable& axioms = AxiomTable::get();
   if (elim->tag != VTag::Top || !elim->axiom ||
-      !axioms.is(w_.tops[elim->n].axiom->id, Builtin::NatElim) ||
-      !elim->sp || elim->sp->len != 4)
+      !axioms.is(w_.tops[elim->n].axiom->id, Builtin::NatElim) || !elim->sp || elim->sp->len != 4)
     return false;
   Val* args[4];
   for (Spine* s = elim->sp; s; s = s->prev) {

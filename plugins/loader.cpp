@@ -127,7 +127,8 @@ PluginLoad Loader::load(std::string_view nameView) {
     for (const std::string& d : path)
       where += (where.empty() ? "" : ", ") + d;
     refuse(fmt::format("no plugin '{}' on the plugin path", name),
-           {fmt::format("looked for {}/{}.thorin in: {}", name, name, where.empty() ? "(nothing)" : where),
+           {fmt::format("looked for {}/{}.thorin in: {}", name, name,
+                        where.empty() ? "(nothing)" : where),
             "THORIN_PLUGIN_PATH adds directories (separated by ':') to look in"});
   }
   const PluginDescriptor* d = staticDescriptor(name);

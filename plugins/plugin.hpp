@@ -22,11 +22,11 @@
 namespace thorin {
 
 struct PluginDescriptor {
-  uint32_t abi;      // THORIN_PLUGIN_ABI when the plugin was built
-  const char* name;  // NAME: its axioms are `%NAME.x`
+  uint32_t abi;              // THORIN_PLUGIN_ABI when the plugin was built
+  const char* name;          // NAME: its axioms are `%NAME.x`
   const char* const* axioms; // their names, in declaration order (generated)
   uint32_t numAxioms;
-  AxiomId* ids;      // filled before the callbacks run: ids[i] is axioms[i]'s id
+  AxiomId* ids; // filled before the callbacks run: ids[i] is axioms[i]'s id
   // Callbacks, each null if the plugin has no such file. They bind code to
   // ids through the layers' tables: AxiomTable (core/axiom.hpp: normalizer,
   // operator, algebraic facts, builtin roles), registerPrim

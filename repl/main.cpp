@@ -12,15 +12,15 @@
 
 #include <fmt/format.h>
 
+#include "core/guard.hpp"
+#include "core/session.hpp"
 #include "jit/baseline/baseline_tier.hpp"
 #include "jit/llvm/llvm_loader.hpp"
-#include "plugins/loader.hpp"
-#include "core/guard.hpp"
 #include "line_editor.hpp"
+#include "plugins/loader.hpp"
 #include "repl.hpp"
 #include "runtime/engine.hpp"
 #include "script.hpp"
-#include "core/session.hpp"
 
 #ifndef THORIN_VERSION
 #define THORIN_VERSION "0.0.0"

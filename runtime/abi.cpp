@@ -25,7 +25,9 @@ void thorin_rt_poll() {
   poll();
 }
 V thorin_rt_apply(V f, uint32_t n, const V* args) { return apply(f, n, args); }
-V thorin_rt_call_global(uint32_t id, const V* args) { return Runtime::current()->callGlobal(id, args); }
+V thorin_rt_call_global(uint32_t id, const V* args) {
+  return Runtime::current()->callGlobal(id, args);
+}
 V thorin_rt_global(uint32_t id) { return Runtime::current()->globalValue(id); }
 V thorin_rt_lit(const ETm* t) { return Runtime::current()->eval(const_cast<ETm*>(t), nullptr); }
 V thorin_rt_closure(void* code, uint32_t arity, uint32_t nfree) {
@@ -83,15 +85,20 @@ V thorin_rt_prim_pap(uint32_t prim, uint32_t span, uint32_t n, const V* args) {
 namespace thorin::rt {
 
 const std::vector<AbiSymbol>& abiSymbols() {
-#define THORIN_ABI(f) AbiSymbol{#f, reinterpret_cast<void*>(&f)}
+#define THORIN_ABI(f)                                                                              \
+  AbiSymbol { #f, reinterpret_cast < void*>(&f) }
   static const std::vector<AbiSymbol> symbols = {
-      THORIN_ABI(thorin_rt_toI64),        THORIN_ABI(thorin_rt_ofI64),   THORIN_ABI(thorin_rt_toF64),
-      THORIN_ABI(thorin_rt_ofF64),        THORIN_ABI(thorin_rt_fail),    THORIN_ABI(thorin_rt_deopt),
-      THORIN_ABI(thorin_rt_poll),         THORIN_ABI(thorin_rt_apply),   THORIN_ABI(thorin_rt_call_global),
-      THORIN_ABI(thorin_rt_global),       THORIN_ABI(thorin_rt_lit),     THORIN_ABI(thorin_rt_closure),
-      THORIN_ABI(thorin_rt_pair),         THORIN_ABI(thorin_rt_proj),    THORIN_ABI(thorin_rt_arr),
-      THORIN_ABI(thorin_rt_prim_pap),     THORIN_ABI(thorin_rt_prim1),   THORIN_ABI(thorin_rt_prim2),
-      THORIN_ABI(thorin_rt_prim3),        THORIN_ABI(thorin_rt_prim4),   THORIN_ABI(thorin_rt_elems_shaped),
+      THORIN_ABI(thorin_rt_toI64),        THORIN_ABI(thorin_rt_ofI64),
+      THORIN_ABI(thorin_rt_toF64),        THORIN_ABI(thorin_rt_ofF64),
+      THORIN_ABI(thorin_rt_fail),         THORIN_ABI(thorin_rt_deopt),
+      THORIN_ABI(thorin_rt_poll),         THORIN_ABI(thorin_rt_apply),
+      THORIN_ABI(thorin_rt_call_global),  THORIN_ABI(thorin_rt_global),
+      THORIN_ABI(thorin_rt_lit),          THORIN_ABI(thorin_rt_closure),
+      THORIN_ABI(thorin_rt_pair),         THORIN_ABI(thorin_rt_proj),
+      THORIN_ABI(thorin_rt_arr),          THORIN_ABI(thorin_rt_prim_pap),
+      THORIN_ABI(thorin_rt_prim1),        THORIN_ABI(thorin_rt_prim2),
+      THORIN_ABI(thorin_rt_prim3),        THORIN_ABI(thorin_rt_prim4),
+      THORIN_ABI(thorin_rt_elems_shaped),
   };
 #undef THORIN_ABI
   return symbols;

@@ -107,7 +107,6 @@ std::string Runtime::nameOf(TopId id) {
   return fmt::format("{}@({})", str(w_->tops[s.origin].name), s.args);
 }
 
-
 MachineSig Runtime::machineSig(TopId id) {
   MachineSig sig;
   if (isSpec(id)) {
@@ -401,12 +400,7 @@ void Runtime::deoptimize(const Deopt& d) {
   if (opts.stats)
     err << fmt::format("jit: {} met {}: recompiling it without speculation, running again\n",
                        nameOf(d.owner), deoptReasonText(d.reason));
-  std::vector<TopId> all;
-  for (TopId id = 0; id < globals.size(); ++id)
-    if (globals[id].compiled) all.push_back(id);
-  for (size_t i = 0; i < specs_.size(); ++i)
-    if (specs_[i].compiled) all.push_back(kSpecBase + TopId(i));
-  if (!all.empty()) removeCode(all);
+  if (std::vector<TopId> all = compiledIds(); !all.empty()) removeCode(all);
   ++epoch; // (cached values may hold closures of the dropped code)
 }
 
@@ -529,15 +523,19 @@ void Runtime::showInto(std::string& out, V v, Val* ty) {
   out += "<value>";
 }
 
+std::vector<TopId> Runtime::compiledIds() const {
+  std::vector<TopId> all;
+  for (TopId id = 0; id < globals.size(); ++id)
+    if (globals[id].compiled) all.push_back(id);
+  for (size_t i = 0; i < specs_.size(); ++i)
+    if (specs_[i].compiled) all.push_back(kSpecBase + TopId(i));
+  return all;
+}
+
 void Runtime::useWorld(World& w) {
   if (&w != w_) { // a new world (a reload): nothing compiled for the old one applies
     settleJit(true);
-    std::vector<TopId> all;
-    for (TopId id = 0; id < globals.size(); ++id)
-      if (globals[id].compiled) all.push_back(id);
-    for (size_t i = 0; i < specs_.size(); ++i)
-      if (specs_[i].compiled) all.push_back(kSpecBase + TopId(i));
-    if (!all.empty()) removeCode(all);
+    if (std::vector<TopId> all = compiledIds(); !all.empty()) removeCode(all);
     if (baseline) baseline->clear(*this); // (its slots are keyed by the old world's ids)
     globals.clear();
     entryOwner_.clear();
@@ -549,7 +547,6 @@ void Runtime::useWorld(World& w) {
   }
   globals.resize(std::max<size_t>(globals.size(), w.tops.size()));
 }
-
 
 std::string Runtime::residual(World& w, TopId id, const std::vector<Tm*>& args) {
   useWorld(w);

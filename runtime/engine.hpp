@@ -12,9 +12,9 @@
 #include <unordered_map>
 #include <vector>
 
+#include "core/toplevel.hpp"
 #include "erase.hpp"
 #include "tier.hpp"
-#include "core/toplevel.hpp"
 
 namespace thorin::rt {
 
@@ -74,9 +74,10 @@ inline bool isSpec(TopId id) { return id >= kSpecBase; }
 /// A specialization: `origin` with some arguments static (jit/specialize.cpp).
 struct SpecInfo {
   TopId origin = 0;
-  bool lifted = false; // a hot inner λ lifted out of origin (runtime/lift.cpp), not a specialization
-  std::string args;    // the arguments as written by :spec, `_` for dynamic ones
-  std::string key;     // origin and static arguments (the memo key)
+  bool lifted =
+      false;        // a hot inner λ lifted out of origin (runtime/lift.cpp), not a specialization
+  std::string args; // the arguments as written by :spec, `_` for dynamic ones
+  std::string key;  // origin and static arguments (the memo key)
   std::vector<bool> isStatic; // per parameter of origin's λ group
   std::vector<TopId> deps;    // top-level definitions unfolded into it
   uint32_t size = 0;          // nodes of its residual code
@@ -254,6 +255,8 @@ private:
   /// Removes compiled code: `ids` and what was compiled against them, and
   /// all baseline code (its slots may point to removed code).
   void removeCode(const std::vector<TopId>& ids);
+  /// The globals and specializations that have compiled code.
+  std::vector<TopId> compiledIds() const;
   size_t jobs_ = 0;          // background compilations not yet installed
   bool compiledAny_ = false; // (the first compilation is not in the background)
   /// Asks LLVM for the functions that run baseline code, once that has

@@ -172,8 +172,7 @@ ETm* Eraser::erase(Tm* t) {
   case TTag::Top: {
     if (isTypeFormer(t->n)) { // remembers a machine type (for `build`'s representation)
       ETm* e = mk(ETag::Erased);
-      if (const Axiom* ax = axiomOf(t->n))
-        e->n = uint32_t(machineType(ax->id));
+      if (const Axiom* ax = axiomOf(t->n)) e->n = uint32_t(machineType(ax->id));
       return e;
     }
     if (const Axiom* ax = axiomOf(t->n)) {

@@ -7,8 +7,8 @@
 #include <vector>
 
 #include "core/arena.hpp"
-#include "primitive.hpp"
 #include "core/world.hpp"
+#include "primitive.hpp"
 
 namespace thorin::rt {
 

@@ -66,12 +66,11 @@ V literal(const ETm* t) {
 
 } // namespace
 
-
 // Closure of an interpreted λ: free[0] = the λ, free[1] = environment.
 V lamEntry(Closure* self, const V* args) {
   if (V r; Runtime::current()->callLifted(self, args, r)) return r; // (its compiled copy, once hot)
   return Runtime::current()->enterLam(reinterpret_cast<ETm*>(self->free[0]),
-                            reinterpret_cast<IEnv*>(self->free[1]), args);
+                                      reinterpret_cast<IEnv*>(self->free[1]), args);
 }
 
 V Runtime::enterLam(ETm* lam, IEnv* env, const V* args) {

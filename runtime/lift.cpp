@@ -12,7 +12,6 @@
 #include <algorithm>
 #include <cstring>
 
-
 #include "engine.hpp"
 
 namespace thorin::rt {
@@ -73,8 +72,8 @@ bool Runtime::callLifted(Closure* self, const V* args, V& r) {
   if (!l) {
     // (`>=`: the threshold may have been lowered since the count passed it)
     bool early = baseline && s.calls + 1 < opts.threshold * kLambdaFactor;
-    if (++s.calls >= opts.threshold * (baseline ? 1 : kLambdaFactor) &&
-        opts.mode != JitMode::Off && (backend || baseline) && !lam->b) {
+    if (++s.calls >= opts.threshold * (baseline ? 1 : kLambdaFactor) && opts.mode != JitMode::Off &&
+        (backend || baseline) && !lam->b) {
       s.calls = 0; // (if it cannot be lifted, it is tried again only after as many calls)
       lift(lam, env, early);
     }

@@ -12,8 +12,8 @@
 #include "core/eval.hpp"
 #include "core/guard.hpp"
 #include "core/literal.hpp"
-#include "engine.hpp"
 #include "core/syntax.hpp"
+#include "engine.hpp"
 
 namespace thorin::rt {
 

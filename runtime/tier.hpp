@@ -29,7 +29,8 @@ public:
   /// never will be (after a warning), else it may be asked again later.
   /// `slot`: where baseline code calls id's worker; the compile thread
   /// stores the optimized worker there as soon as it is ready.
-  virtual bool startCompile(Runtime& rt, TopId id, bool& failed, std::atomic<void*>* slot = nullptr) {
+  virtual bool startCompile(Runtime& rt, TopId id, bool& failed,
+                            std::atomic<void*>* slot = nullptr) {
     failed = false;
     (void)rt, (void)id, (void)slot;
     return false;

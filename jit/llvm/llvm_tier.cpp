@@ -42,13 +42,13 @@
 #include <llvm/Transforms/Scalar/SimplifyCFG.h>
 #include <llvm/Transforms/Vectorize/SLPVectorizer.h>
 
+#include "bounded_loops.hpp"
 #include "core/axiom.hpp"
 #include "core/eval.hpp"
 #include "core/guard.hpp"
 #include "core/literal.hpp"
-#include "bounded_loops.hpp"
-#include "recursive_inline.hpp"
 #include "llvm_lowering.hpp"
+#include "recursive_inline.hpp"
 #include "runtime/abi.hpp"
 #include "runtime/engine.hpp"
 #include "runtime/unwind.hpp"
@@ -1166,8 +1166,7 @@ void LlvmTier::serve() {
   }
 }
 
-void LlvmTier::settle(Runtime& rt, bool wait,
-                         const std::function<void(TopId, Code)>& installed) {
+void LlvmTier::settle(Runtime& rt, bool wait, const std::function<void(TopId, Code)>& installed) {
   std::vector<std::unique_ptr<Job>> done;
   {
     std::unique_lock<std::mutex> lock(mutex_);

@@ -5,8 +5,8 @@
 // remainder by zero are run-time errors, INT64_MIN / -1 wraps.
 #include <string>
 
-#include "jit/baseline/baseline_lowering.hpp"
 #include "core_axioms.hpp"
+#include "jit/baseline/baseline_lowering.hpp"
 #include "runtime/heap.hpp"
 
 namespace thorin::plug::core {

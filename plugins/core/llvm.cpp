@@ -182,9 +182,7 @@ template <NatArith Op> Value* natArith(WordCx& c, const Args& a) {
     }
     return fastOr(c, b.CreateAnd(imms, small), a, [&] { return word(prod); });
   }
-  auto quot = [&] {
-    return word(Op == NatArith::Div ? b.CreateUDiv(x, y) : b.CreateURem(x, y));
-  };
+  auto quot = [&] { return word(Op == NatArith::Div ? b.CreateUDiv(x, y) : b.CreateURem(x, y)); };
   Value* nonzero = b.CreateICmpNE(y, b.getInt64(0));
   if (c.deopt) {
     rt::expectOr(b, imms, [&] { c.deopt(rt::DeoptReason::BigNat); });

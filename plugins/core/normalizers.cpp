@@ -7,11 +7,11 @@
 #include <cstring>
 #include <vector>
 
-#include "core/axiom.hpp"
 #include "compare.hpp"
-#include "core_axioms.hpp"
+#include "core/axiom.hpp"
 #include "core/eval.hpp"
 #include "core/literal.hpp"
+#include "core_axioms.hpp"
 #include "nat_limits.hpp"
 #include "nat_to_f64.hpp"
 
@@ -307,12 +307,21 @@ void normalizers() {
   AxiomTable& t = AxiomTable::get();
   auto norm = [&](ax a, Normalizer n) { t[id(a)].norm = n; };
   // The roles core code knows these axioms by (core/builtins.hpp).
-  const std::pair<Builtin, ax> roles[] = {
-      {Builtin::Nat, ax::Nat},         {Builtin::Bool, ax::Bool},       {Builtin::Unit, ax::Unit},
-      {Builtin::I64, ax::I64},         {Builtin::F64, ax::F64},         {Builtin::String, ax::String},
-      {Builtin::Idx, ax::Idx},         {Builtin::Array, ax::Array},     {Builtin::True, ax::true_},
-      {Builtin::False, ax::false_},    {Builtin::NatAdd, ax::nat_add},  {Builtin::NatElim, ax::nat_elim},
-      {Builtin::IdxOf, ax::idx_of},    {Builtin::ArrGet, ax::arr_get},  {Builtin::ArrLength, ax::arr_length}};
+  const std::pair<Builtin, ax> roles[] = {{Builtin::Nat, ax::Nat},
+                                          {Builtin::Bool, ax::Bool},
+                                          {Builtin::Unit, ax::Unit},
+                                          {Builtin::I64, ax::I64},
+                                          {Builtin::F64, ax::F64},
+                                          {Builtin::String, ax::String},
+                                          {Builtin::Idx, ax::Idx},
+                                          {Builtin::Array, ax::Array},
+                                          {Builtin::True, ax::true_},
+                                          {Builtin::False, ax::false_},
+                                          {Builtin::NatAdd, ax::nat_add},
+                                          {Builtin::NatElim, ax::nat_elim},
+                                          {Builtin::IdxOf, ax::idx_of},
+                                          {Builtin::ArrGet, ax::arr_get},
+                                          {Builtin::ArrLength, ax::arr_length}};
   for (auto [role, a] : roles)
     t.setBuiltin(role, id(a));
   norm(ax::true_, constTrue);
@@ -326,11 +335,16 @@ void normalizers() {
     Normalizer natN, i64N, f64N;
   };
   const Op ops[] = {
-      {"+", ax::nat_add, ax::i64_add, ax::f64_add, natArith<Arith::Add>, i64Arith<Arith::Add>, f64Arith<Arith::Add>},
-      {"-", ax::nat_sub, ax::i64_sub, ax::f64_sub, natArith<Arith::Sub>, i64Arith<Arith::Sub>, f64Arith<Arith::Sub>},
-      {"*", ax::nat_mul, ax::i64_mul, ax::f64_mul, natArith<Arith::Mul>, i64Arith<Arith::Mul>, f64Arith<Arith::Mul>},
-      {"/", ax::nat_div, ax::i64_div, ax::f64_div, natArith<Arith::Div>, i64Arith<Arith::Div>, f64Arith<Arith::Div>},
-      {"%", ax::nat_mod, ax::i64_mod, ax::f64_div, natArith<Arith::Mod>, i64Arith<Arith::Mod>, nullptr},
+      {"+", ax::nat_add, ax::i64_add, ax::f64_add, natArith<Arith::Add>, i64Arith<Arith::Add>,
+       f64Arith<Arith::Add>},
+      {"-", ax::nat_sub, ax::i64_sub, ax::f64_sub, natArith<Arith::Sub>, i64Arith<Arith::Sub>,
+       f64Arith<Arith::Sub>},
+      {"*", ax::nat_mul, ax::i64_mul, ax::f64_mul, natArith<Arith::Mul>, i64Arith<Arith::Mul>,
+       f64Arith<Arith::Mul>},
+      {"/", ax::nat_div, ax::i64_div, ax::f64_div, natArith<Arith::Div>, i64Arith<Arith::Div>,
+       f64Arith<Arith::Div>},
+      {"%", ax::nat_mod, ax::i64_mod, ax::f64_div, natArith<Arith::Mod>, i64Arith<Arith::Mod>,
+       nullptr},
       {"==", ax::nat_eq, ax::i64_eq, ax::f64_eq, natCmp<Cmp::Eq>, i64Cmp<Cmp::Eq>, f64Cmp<Cmp::Eq>},
       {"!=", ax::nat_ne, ax::i64_ne, ax::f64_ne, natCmp<Cmp::Ne>, i64Cmp<Cmp::Ne>, f64Cmp<Cmp::Ne>},
       {"<", ax::nat_lt, ax::i64_lt, ax::f64_lt, natCmp<Cmp::Lt>, i64Cmp<Cmp::Lt>, f64Cmp<Cmp::Lt>},

@@ -13,16 +13,16 @@
 
 #include "core/guard.hpp"
 #include "core/session.hpp"
-#include "plugins/core/core_plugin.hpp"
+#include "plugins/loader.hpp"
 #include "runtime/engine.hpp"
 
 namespace thorin::fuzz {
 
-void startUp() {
-  // The plugins `thorin` registers (repl/main.cpp).
-  thorin::plugins::registerCore();
-  thorin::plugins::registerCoreRuntime();
-}
+// `.plugin NAME` as `thorin` loads plugins (repl/main.cpp): the prelude's
+// `.plugin core` finds the core plugin in the build tree.
+static plugins::Loader gLoader;
+
+void startUp() {}
 
 namespace {
 
@@ -47,6 +47,7 @@ int loadOnLargeStack(void* p) {
   Options opts;
   opts.trackDependencies = false;
   opts.runner = l.runtime;
+  opts.plugins = &gLoader;
   Session s(null, null, opts);
   l.ok = s.load({*l.path});
   return 0;

@@ -6,12 +6,12 @@
 #include <limits>
 
 #include "core/axiom.hpp"
-#include "core_axioms.hpp"
-#include "plugins/loader.hpp"
 #include "core/lexer.hpp"
 #include "core/literal.hpp"
-#include "runtime/primitive.hpp"
+#include "core_axioms.hpp"
+#include "plugins/loader.hpp"
 #include "runtime/heap.hpp"
+#include "runtime/primitive.hpp"
 
 using namespace thorin;
 namespace core = thorin::plug::core;
@@ -83,9 +83,9 @@ TEST_CASE("core plugin: normalizers fold constants, keep identities, stay stuck 
   REQUIRE(q);
   CHECK(int64_t(q->bits) == INT64_MIN);
   CHECK(run(ax::i64_div, {i64(1), i64(0)}) == nullptr); // a run-time error: stuck here
-  CHECK(run(ax::nat_add, {x, nat(0)}) == x);              // n + 0 ▷ n
-  CHECK(run(ax::nat_mul, {nat(1), x}) == x);              // 1 * n ▷ n
-  Val* d = run(ax::nat_sub, {nat(3), nat(5)});            // truncated
+  CHECK(run(ax::nat_add, {x, nat(0)}) == x);            // n + 0 ▷ n
+  CHECK(run(ax::nat_mul, {nat(1), x}) == x);            // 1 * n ▷ n
+  Val* d = run(ax::nat_sub, {nat(3), nat(5)});          // truncated
   REQUIRE(d);
   CHECK(d->bits == 0);
   Val* big = run(ax::nat_mul, {nat(UINT64_MAX), nat(UINT64_MAX)}); // to GMP
@@ -132,7 +132,8 @@ TEST_CASE("run-time arrays: the erased element type picks the representation") {
   loadCore();
   const Prim* build = findPrim(core::id(ax::arr_build));
   REQUIRE(build);
-  V k = mkClosure([](rt::Closure*, const V* args) { return ofF64(double(immVal(args[0])) / 4); }, 1, 0);
+  V k = mkClosure([](rt::Closure*, const V* args) { return ofF64(double(immVal(args[0])) / 4); }, 1,
+                  0);
   V args[3] = {erasedType(uint32_t(MType::F64)), imm(3), k};
   V built = build->fn(args, 0);
   CHECK(rep(built) == OTag::ArrF64);

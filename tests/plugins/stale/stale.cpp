@@ -5,8 +5,8 @@
 namespace {
 const char* const kNames[] = {"%stale.here", "%stale.gone"};
 thorin::AxiomId gIds[2];
-const thorin::PluginDescriptor kStale = {THORIN_PLUGIN_ABI, "stale", kNames, 2, gIds,
-                                         nullptr, nullptr, nullptr, nullptr};
+const thorin::PluginDescriptor kStale = {THORIN_PLUGIN_ABI, "stale", kNames,  2,      gIds,
+                                         nullptr,           nullptr, nullptr, nullptr};
 } // namespace
 
 extern "C" THORIN_PLUGIN_EXPORT const thorin::PluginDescriptor* thorin_plugin_stale() {
