@@ -7,7 +7,6 @@
 #include <filesystem>
 #include <fmt/format.h>
 #include <map>
-#include <regex>
 
 #include "core/diagnostic.hpp"
 #include "runtime/primitive.hpp"
@@ -32,6 +31,14 @@ namespace {
 
 [[noreturn]] void refuse(std::string message, std::vector<std::string> notes = {}) {
   throw Error(Diagnostic{Span{}, std::move(message), std::move(notes)});
+}
+
+// [a-z][a-z0-9_]* (a std::regex cost 0.4 M instructions of every start).
+bool isPluginName(std::string_view s) {
+  if (s.empty() || s[0] < 'a' || s[0] > 'z') return false;
+  for (char c : s)
+    if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_')) return false;
+  return true;
 }
 
 fs::path executableDir() {
@@ -112,7 +119,7 @@ PluginLoad Loader::load(std::string_view nameView) {
   std::string name(nameView);
   static std::map<std::string, PluginLoad, std::less<>> loaded; // (per process)
   if (auto it = loaded.find(name); it != loaded.end()) return it->second;
-  if (!std::regex_match(name, std::regex("[a-z][a-z0-9_]*")))
+  if (!isPluginName(name))
     refuse(fmt::format("'{}' is not a plugin's name", name),
            {"plugin names are lower-case letters, digits and _"});
   std::vector<std::string> path = searchPath();
