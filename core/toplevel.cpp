@@ -118,6 +118,14 @@ bool TopLevel::load(const std::vector<std::string>& files, Span from) {
   return true;
 }
 
+// Prelude and plugin files are shown by their name, not by a machine-specific path.
+std::string TopLevel::shownPath(const std::string& path, bool prelude) const {
+  std::string name = fs::path(path).filename().string();
+  return !plugin_.empty() ? "<plugins>/" + plugin_ + "/" + name
+         : prelude        ? "<prelude>/" + name
+                          : path;
+}
+
 bool TopLevel::loadFile(const std::string& path, Span from, bool prelude) {
   std::error_code ec;
   std::string canon = fs::weakly_canonical(fs::path(path), ec).string();
@@ -127,7 +135,7 @@ bool TopLevel::loadFile(const std::string& path, Span from, bool prelude) {
     std::string cycle;
     for (auto i = it; i != loading_.end(); ++i)
       cycle += loadingShown_[size_t(i - loading_.begin())] + " → ";
-    cycle += path;
+    cycle += shownPath(path, prelude);
     printError(Error(Diagnostic{from, "import cycle: " + cycle, {}}));
     return false;
   }
@@ -147,11 +155,7 @@ bool TopLevel::loadFile(const std::string& path, Span from, bool prelude) {
 bool TopLevel::loadSource(const std::string& path, std::string text, const std::string& canon,
                           bool prelude) {
   std::error_code ec;
-  // Prelude files are shown by their name, not by a machine-specific path.
-  std::string shown = !plugin_.empty()
-                          ? "<plugins>/" + plugin_ + "/" + fs::path(path).filename().string()
-                      : prelude ? "<prelude>/" + fs::path(path).filename().string()
-                                : path;
+  std::string shown = shownPath(path, prelude);
   fs::path importBase = prelude ? fs::path(canon).parent_path() : fs::path(path).parent_path();
   // A reload of an unchanged file keeps its source (and so every position in it).
   auto old = report_ ? old_.find(canon) : old_.end();

@@ -123,6 +123,7 @@ public:
   /// `.plugin NAME` at `at`: registers NAME's library (opts.plugins) and
   /// loads NAME.thorin, whose `.ax %NAME.x` declare its axioms, once per world.
   bool usePlugin(const std::string& name, Span at);
+  std::string shownPath(const std::string& path, bool prelude) const;
   World& world() { return w_; }
 
 private:
