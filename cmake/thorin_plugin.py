@@ -26,13 +26,33 @@ switch template this thread_local throw true try typedef typeid typename union u
 virtual void volatile wchar_t while xor xor_eq""".split())
 
 
+# Predefined in GNU modes (-std=gnu++20): `unix`, `linux`, `i386`.
+MACROS = {"unix", "linux", "i386"}
+
+
+def strip_block_comments(text):
+    """The text with `{- … -}` comments (nested) blanked: a declaration
+    commented out that way is not the library's."""
+    out, depth, i = [], 0, 0
+    while i < len(text):
+        if text.startswith("{-", i):
+            depth, i = depth + 1, i + 2
+        elif depth and text.startswith("-}", i):
+            depth, i = depth - 1, i + 2
+        else:
+            out.append(text[i] if depth == 0 or text[i] == "\n" else " ")
+            i += 1
+    return "".join(out)
+
+
 def main():
     args = [a for a in sys.argv[1:] if not a.startswith("--")]
     flags = {a[2:] for a in sys.argv[1:] if a.startswith("--")}
     name, thorin, out = args
-    if not re.fullmatch(r"[a-z][a-z0-9_]*", name):
-        sys.exit(f"{thorin}: a plugin's name is lower-case letters, digits and _: '{name}'")
-    text = open(thorin, encoding="utf-8").read()
+    if not re.fullmatch(r"[a-z][a-z0-9_]*", name) or name in KEYWORDS or name in MACROS:
+        sys.exit(f"{thorin}: a plugin's name is lower-case letters, digits and _, and no C++ "
+                 f"keyword: '{name}'")
+    text = strip_block_comments(open(thorin, encoding="utf-8").read())
     names, enums = [], []
     for m in AX.finditer(text):
         full = m.group(1)
@@ -42,8 +62,12 @@ def main():
         e = full[len(prefix):].replace(".", "_")
         if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", e):
             sys.exit(f"{thorin}: the axiom '{full}' has no C++ name (letters, digits, _ and .)")
+        e = e + "_" if e in KEYWORDS or e in MACROS else e
+        if e in enums:
+            sys.exit(f"{thorin}: the axioms '{names[enums.index(e)]}' and '{full}' have the same "
+                     f"C++ name '{e}'")
         names.append(full)
-        enums.append(e + "_" if e in KEYWORDS else e)
+        enums.append(e)
     n = len(names)
     hdr = f"""// Generated from {name}.thorin by cmake/thorin_plugin.py: do not edit.
 #pragma once

@@ -20,6 +20,9 @@ namespace thorin {
 
 using AxiomId = uint32_t;
 constexpr AxiomId kNoAxiom = ~AxiomId(0);
+/// The most arguments an axiom with code takes (the runtime passes them in
+/// fixed arrays of this size).
+constexpr uint32_t kMaxAxiomArity = 8;
 
 /// `args` are forced to weak head normal form (solved metas and definitions unfolded).
 class World;

@@ -376,6 +376,11 @@ const Axiom* TopLevel::bindAxiom(const Entry& e, Tm* ty) {
                      "assumes that many; now it has {}",
                      a.name, a.arity, arity),
          {"a plugin's axioms keep their types while thorin runs: restart it after changing them"});
+  if (arity > kMaxAxiomArity && (a.norm || a.hasCode))
+    fail(e.nameSpan,
+         fmt::format("the axiom '{}' takes {} arguments; an axiom with code takes at most {}",
+                     a.name, arity, kMaxAxiomArity),
+         {"pass a pair or an array instead of the arguments beyond that"});
   a.arity = arity;
   a.declared = true;
   return &a;

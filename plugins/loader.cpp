@@ -53,15 +53,22 @@ const PluginDescriptor* staticDescriptor(std::string_view name) {
   return nullptr;
 }
 
-// The descriptor in dir's libthorin_NAME.so, or nullptr if the plugin has
-// no library (a plugin of declarations only).
+void check(const PluginDescriptor* d, const std::string& name, const fs::path& dir);
+
+// The descriptor in dir's libthorin_NAME.so, checked, or nullptr if the
+// plugin has no library (a plugin of declarations only). A library that is
+// refused is unloaded again (a rebuilt one at the same path loads next time).
 const PluginDescriptor* libraryDescriptor(const fs::path& dir, const std::string& name) {
   fs::path lib = dir / ("libthorin_" + name + ".so");
   if (!fs::exists(lib)) return nullptr;
-  // RTLD_GLOBAL: the plugin's LLVM half, loaded later by the LLVM tier,
-  // finds the plugin's axiom ids (thorin::plug::NAME::gIds) here.
-  void* h = dlopen(lib.c_str(), RTLD_NOW | RTLD_GLOBAL);
+  void* h = dlopen(lib.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (!h) refuse(fmt::format("cannot load the library of the plugin '{}': {}", name, dlerror()));
+  struct Close {
+    void* h;
+    ~Close() {
+      if (h) dlclose(h);
+    }
+  } close{h};
   std::string entry = "thorin_plugin_" + name;
   auto get = reinterpret_cast<PluginEntry>(dlsym(h, entry.c_str()));
   if (!get)
@@ -69,7 +76,12 @@ const PluginDescriptor* libraryDescriptor(const fs::path& dir, const std::string
            {fmt::format("a plugin's library exports `{}()`, which thorin_add_plugin({}) in its "
                         "CMakeLists.txt generates",
                         entry, name)});
-  return get();
+  const PluginDescriptor* d = get();
+  check(d, name, dir);
+  // Accepted: its symbols become global, so that the plugin's LLVM half,
+  // loaded later by the LLVM tier, finds its axiom ids (plug::NAME::gIds).
+  dlopen(lib.c_str(), RTLD_NOW | RTLD_NOLOAD | RTLD_GLOBAL);
+  return d; // (the handle stays open: Close only drops the first reference)
 }
 
 void check(const PluginDescriptor* d, const std::string& name, const fs::path& dir) {
@@ -139,12 +151,12 @@ PluginLoad Loader::load(std::string_view nameView) {
             "THORIN_PLUGIN_PATH adds directories (separated by ':') to look in"});
   }
   const PluginDescriptor* d = staticDescriptor(name);
-  if (!d) d = libraryDescriptor(dir, name);
-  PluginLoad result{(dir / (name + ".thorin")).string(), {}};
-  if (d) {
+  if (d)
     check(d, name, dir);
-    result.axioms = registerCode(d, dir);
-  }
+  else
+    d = libraryDescriptor(dir, name);
+  PluginLoad result{(dir / (name + ".thorin")).string(), {}};
+  if (d) result.axioms = registerCode(d, dir);
   return loaded.emplace(name, std::move(result)).first->second;
 }
 

@@ -14,7 +14,7 @@ void registerPrim(AxiomId axiom, PrimFn fn, std::initializer_list<MType> args, M
   p.fn = fn;
   size_t i = 0;
   for (MType m : args)
-    if (i < 4) p.args[i++] = m;
+    if (i < kMaxAxiomArity) p.args[i++] = m;
   p.result = result;
   p.value = value;
   column().set(axiom, p);

@@ -24,7 +24,7 @@ struct Prim {
   AxiomId axiom = kNoAxiom; // (its row: name, arity, facts)
   uint32_t arity = 0;       // the axiom's declared arity
   PrimFn fn = nullptr;
-  MType args[4] = {}; // machine signature when all are not None (worker-eligible)
+  MType args[kMaxAxiomArity] = {}; // machine signature when all are not None (worker-eligible)
   MType result = MType::None;
   // Its value's machine type when `result` is not given (a conversion from Nat).
   MType value = MType::None;
