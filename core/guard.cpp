@@ -29,6 +29,7 @@ void clearInterrupt() {
 }
 
 static char* gStackBase = nullptr;
+static char* gStackHigh = nullptr;
 
 namespace {
 struct ThreadArgs {
@@ -46,6 +47,7 @@ void* threadMain(void* p) {
   gStackLimit = a->stackLow + margin;
   gPollLimit = gStackLimit;
   gStackBase = a->stackLow;
+  gStackHigh = a->stackLow + a->size;
   a->result = a->fn(a->arg);
   return nullptr;
 }
@@ -182,6 +184,14 @@ int runWithLargeStack(size_t bytes, int (*fn)(void*), void* arg) {
   munmap(mem, bytes);
   return a.result;
 #endif
+}
+
+bool largeStack(char** low, char** high) {
+  char probe;
+  if (!gStackBase || &probe < gStackBase || &probe >= gStackHigh) return false;
+  *low = gStackBase;
+  *high = gStackHigh;
+  return true;
 }
 
 void releaseUnusedStack() {

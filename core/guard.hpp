@@ -41,6 +41,10 @@ inline void guard() {
 /// for it; returns fn's result code.
 int runWithLargeStack(size_t bytes, int (*fn)(void*), void* arg);
 
+/// The bounds of the large stack the caller runs on; false when it runs on
+/// another one (a thread's own, or the process's initial stack).
+bool largeStack(char** low, char** high);
+
 /// Gives back to the OS the stack pages of the current big-stack thread that
 /// lie below the current frame (after a deep computation).
 void releaseUnusedStack();

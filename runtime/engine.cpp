@@ -623,9 +623,11 @@ std::string Runtime::run(World& w, Tm* t, Val* ty, Span where, bool bare) {
     }
   } notRunning{*this};
   SettleAtEnd settle{*this};
+  runStarts();
   struct Reset {
-    ~Reset() { resetHeap(); }
-  } reset;
+    Runtime& r;
+    ~Reset() { r.runEnds(); }
+  } reset{*this};
   Eraser er(w, arena_);
   ETm* e = er.erase(t);
   if (mentionsFilter(e)) {

@@ -14,6 +14,7 @@
 
 #include "core/toplevel.hpp"
 #include "erase.hpp"
+#include "gc.hpp"
 #include "tier.hpp"
 
 namespace thorin::rt {
@@ -236,6 +237,15 @@ public:
   std::ostream& err;
   std::vector<Global> globals;
   uint64_t epoch = 1;
+  /// The values cached in `globals` in this run: roots for the collector
+  /// (Global::value lives in memory it does not read).
+  gc::RootedVector<V> keptValues;
+  /// A run starts (the collector scans this thread's stack) or ends.
+  void runStarts() { gc::attachThread(); }
+  void runEnds() {
+    resetHeap();
+    keptValues.clear();
+  }
   bool hadError = false; // a run-time error happened (exit status 2)
   /// A program is running (read by the file watcher's thread).
   std::atomic<bool> runningProgram{false};
@@ -306,10 +316,11 @@ private:
     explicit HeapRun(Runtime& r) : rt(r) {
       ++rt.epoch;
       rt.running_ = true;
+      rt.runStarts();
     }
     ~HeapRun() {
       rt.running_ = false;
-      resetHeap();
+      rt.runEnds();
     }
     HeapRun(const HeapRun&) = delete;
     Runtime& rt;

@@ -1,7 +1,5 @@
 #include "heap.hpp"
 
-#include "core/per_thread.hpp"
-
 #include <algorithm>
 #include <csignal>
 #include <cstdlib>
@@ -12,101 +10,48 @@
 #include <vector>
 
 #include "core/guard.hpp"
+#include "gc.hpp"
 
 namespace thorin::rt {
 
-// A bump heap in chunks of 1 MiB doubling up to 64 MiB; big numbers also
-// own GMP memory, freed on reset.
+// The heap is the collector's (gc.hpp). What is left here: the per-run
+// count of bytes allocated, which bounds runs with a budget (setHeapCap).
 namespace {
-constexpr uintptr_t kHuge = uintptr_t(2) << 20;
-struct Heap {
-  std::vector<std::pair<char*, size_t>> chunks;
-  char* cur = nullptr;
-  char* end = nullptr;
+struct RunBytes {
   size_t used = 0;
-  std::vector<BigNatObj*> bigs;
-  void* free16 = nullptr; // released 16-byte cells, linked through their first word
-
-  size_t cap = 0;                // 0: none (see setHeapCap)
-  size_t next = size_t(1) << 20; // the size of the next chunk: doubles up to kBigChunk
-  static constexpr size_t kBigChunk = size_t(64) << 20;
-  void* grow(size_t bytes) {
-    if (cap && used > cap) throw BudgetExceeded{};
-    size_t size = std::max<size_t>(bytes + 16, next);
-    next = std::min(next * 2, kBigChunk);
-    char* p = static_cast<char*>(std::malloc(size));
-    if (!p) throw std::bad_alloc();
-    // A run that allocates gigabytes (a normal form of ten million
-    // applications) would take a page fault per 4 KiB: transparent huge
-    // pages, where the kernel offers them on request, take one per 2 MiB.
-    // Measured on the 2-core VM (medians): NatConv10M's conversion 0.91 s
-    // instead of 1.35 s, brainfuck 3.6 s instead of 5.1 s, but matmul under
-    // the interpreter 7.7 s instead of 6.0 s (zeroing huge pages is slow
-    // there at times). Only the big chunks: a short run keeps its small
-    // footprint. THORIN_HUGE_PAGES=0 turns them off.
-    static const bool huge = [] {
-      const char* e = std::getenv("THORIN_HUGE_PAGES");
-      return !e || std::string_view(e) != "0";
-    }();
-    if (size >= kBigChunk && huge) {
-      uintptr_t a = (reinterpret_cast<uintptr_t>(p) + kHuge - 1) & ~(kHuge - 1);
-      uintptr_t e = (reinterpret_cast<uintptr_t>(p) + size) & ~(kHuge - 1);
-      if (e > a) madvise(reinterpret_cast<void*>(a), e - a, MADV_HUGEPAGE);
-    }
-    chunks.push_back({p, size});
-    cur = p;
-    end = p + size;
-    return bump(bytes);
-  }
-  void* bump(size_t bytes) {
-    // (8-aligned: nothing needs more, and a neutral application is 24 bytes.)
-    bytes = (bytes + 7) & ~size_t(7);
-    if (size_t(end - cur) < bytes) return grow(bytes);
-    void* r = cur;
-    cur += bytes;
-    used += bytes;
-    return r;
-  }
-  void reset() {
-    for (auto* b : bigs)
-      mpz_clear(b->z);
-    bigs.clear();
-    for (auto& [p, n] : chunks)
-      std::free(p);
-    chunks.clear();
-    cur = end = nullptr;
-    used = 0;
-    free16 = nullptr;
-    next = size_t(1) << 20;
-  }
-  ~Heap() { reset(); }
+  size_t cap = 0; // 0: none (see setHeapCap)
 };
-// (Per thread: compiled code runs on the elaboration thread and on the
-// compiler's worker.)
-Heap& heap() { return perThread<Heap>(); }
+RunBytes gRun;
 // (index: MType — None, I64, F64, Bool)
 Obj gErased[4] = {{OTag::Erased, 0}, {OTag::Erased, 1}, {OTag::Erased, 2}, {OTag::Erased, 3}};
+
+inline void count(size_t bytes) {
+  gRun.used += bytes;
+  if (gRun.cap && gRun.used > gRun.cap) [[unlikely]]
+    throw BudgetExceeded{};
+}
 } // namespace
 
 V erased() { return ofObj(&gErased[0]); }
 V erasedType(uint32_t kind) { return ofObj(&gErased[kind < 4 ? kind : 0]); }
-void* alloc(size_t bytes) { return heap().bump(bytes); }
+void* alloc(size_t bytes) {
+  count(bytes);
+  return gc::allocWords(bytes);
+}
+void* allocData(size_t bytes) {
+  count(bytes);
+  return gc::allocData(bytes);
+}
 void* alloc16() {
-  if (void* c = heap().free16) {
-    heap().free16 = *static_cast<void**>(c);
-    return c;
-  }
-  return heap().bump(16);
+  count(16);
+  return gc::allocWords(16);
 }
-void release16(void* cell) {
-  *static_cast<void**>(cell) = heap().free16;
-  heap().free16 = cell;
-}
-void resetHeap() { heap().reset(); }
-size_t heapBytes() { return heap().used; }
+void release16(void* cell) { gc::releaseWords16(cell); }
+void resetHeap() { gRun.used = 0; }
+size_t heapBytes() { return gRun.used; }
 
 static Box64* box(uint64_t bits) {
-  auto* b = static_cast<Box64*>(alloc(sizeof(Box64)));
+  auto* b = static_cast<Box64*>(allocData(sizeof(Box64)));
   b->tag = OTag::Box64;
   b->n = 0;
   b->bits = bits;
@@ -138,26 +83,34 @@ V ofNat(uint64_t x) {
 
 V ofNatMpz(const mpz_t z) {
   if (mpz_sizeinbase(z, 2) <= 62) return imm(int64_t(mpz_get_ui(z)));
-  auto* b = static_cast<BigNatObj*>(alloc(sizeof(BigNatObj)));
+  size_t n = mpz_size(z);
+  auto* b = static_cast<BigNatObj*>(allocData(sizeof(Obj) + sizeof(mp_limb_t) * n));
   b->tag = OTag::BigNat;
-  b->n = 0;
-  mpz_init_set(b->z, z);
-  heap().bigs.push_back(b);
+  b->n = uint32_t(n);
+  std::memcpy(b->limbs, mpz_limbs_read(z), sizeof(mp_limb_t) * n);
   return ofObj(b);
 }
 
+// A read-only GMP view of a big Nat's limbs (no copy).
+static mpz_srcptr bigView(V v, mpz_t view) {
+  auto* b = static_cast<const BigNatObj*>(obj(v));
+  return mpz_roinit_n(view, b->limbs, mp_size_t(b->n));
+}
+
 void toNatMpz(V v, mpz_t out) {
-  if (isImm(v))
+  if (isImm(v)) {
     mpz_set_ui(out, uint64_t(immVal(v)));
-  else
-    mpz_set(out, static_cast<BigNatObj*>(obj(v))->z);
+  } else {
+    mpz_t view;
+    mpz_set(out, bigView(v, view));
+  }
 }
 
 bool natIsSmall(V v) { return isImm(v); }
 
 V ofStr(std::string_view s) {
   if (s.size() > UINT32_MAX) fail("a string of 4 GiB or more (the limit of a String's length)", 0);
-  auto* o = static_cast<StrObj*>(alloc(sizeof(StrObj) + s.size()));
+  auto* o = static_cast<StrObj*>(allocData(sizeof(Obj) + s.size()));
   o->tag = OTag::Str;
   o->n = uint32_t(s.size());
   std::memcpy(o->data, s.data(), s.size());
@@ -219,15 +172,19 @@ V proj(V p, uint32_t which) {
   return which == 1 ? o->a : o->b;
 }
 
-V mkArr(uint32_t n) {
-  // (sizeof(ArrObj) counts one element: the extra word is the shape memo.)
-  auto* memo = static_cast<uint64_t*>(alloc(sizeof(ArrObj) + sizeof(V) * n));
-  *memo = 0;
-  auto* a = reinterpret_cast<ArrObj*>(memo + 1);
-  a->tag = OTag::Arr;
+// An array: its flags word, its shape memo, its header, its elements.
+V mkArrRep(OTag tag, uint32_t n) {
+  size_t bytes = 2 * sizeof(uint64_t) + sizeof(Obj) + sizeof(V) * size_t(n);
+  auto* words = static_cast<uint64_t*>(tag == OTag::Arr ? alloc(bytes) : allocData(bytes));
+  words[0] = 0;
+  words[1] = 0;
+  auto* a = reinterpret_cast<ArrObj*>(words + 2);
+  a->tag = tag;
   a->n = n;
   return ofObj(a);
 }
+
+V mkArr(uint32_t n) { return mkArrRep(OTag::Arr, n); }
 
 bool arrElemsShaped(V arr, OTag rep, uint32_t len) {
   auto* a = static_cast<ArrObj*>(obj(arr));
@@ -243,12 +200,12 @@ bool arrElemsShaped(V arr, OTag rep, uint32_t len) {
 }
 
 V mkArrOf(V ty, uint32_t n) {
-  V r = mkArr(n);
+  OTag tag = OTag::Arr;
   if (!isImm(ty) && obj(ty)->tag == OTag::Erased) {
-    if (obj(ty)->n == 1) obj(r)->tag = OTag::ArrI64;
-    if (obj(ty)->n == 2) obj(r)->tag = OTag::ArrF64;
+    if (obj(ty)->n == 1) tag = OTag::ArrI64;
+    if (obj(ty)->n == 2) tag = OTag::ArrF64;
   }
-  return r;
+  return mkArrRep(tag, n);
 }
 
 V arrElem(const ArrObj* a, uint32_t i) {
@@ -282,7 +239,7 @@ std::atomic<bool> gBudgetTripped{false};
 
 void throwDeopt(uint32_t owner, DeoptReason reason) { throw Deopt{owner, reason}; }
 
-void setHeapCap(size_t bytes) { heap().cap = bytes; }
+void setHeapCap(size_t bytes) { gRun.cap = bytes; }
 
 namespace {
 std::atomic<bool> gSafepoint{false};
@@ -398,7 +355,8 @@ V apply1(V f, V a) { return apply(f, 1, &a); }
 
 std::string showNat(V v) {
   if (isImm(v)) return std::to_string(immVal(v));
-  char* p = mpz_get_str(nullptr, 10, static_cast<BigNatObj*>(obj(v))->z);
+  mpz_t view;
+  char* p = mpz_get_str(nullptr, 10, bigView(v, view));
   std::string s(p);
   void (*freefn)(void*, size_t);
   mp_get_memory_functions(nullptr, nullptr, &freefn);

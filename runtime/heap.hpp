@@ -5,8 +5,8 @@
 // integers: I64 that fit, Nat below 2^62, Bool, Unit, Idx); even words point
 // to heap objects with a header. Types are known statically, so a primitive
 // knows whether a word holds an I64, a Nat or an F64 (always boxed here;
-// unboxed inside compiled workers). Objects live in a bump heap that is
-// dropped after each top-level run.
+// unboxed inside compiled workers). Objects live in the collector's heap
+// (runtime/gc.hpp).
 //
 // Arrays whose element type is I64 or F64 store the raw machine words
 // (`ArrI64`, `ArrF64`), so compiled code reads an element with one load and
@@ -47,8 +47,8 @@ struct Obj {
 struct Box64 : Obj {
   uint64_t bits;
 };
-struct BigNatObj : Obj {
-  mpz_t z;
+struct BigNatObj : Obj { // n: limbs (at least one: smaller numbers are immediates)
+  mp_limb_t limbs[1];
 };
 struct StrObj : Obj {
   char data[1];
@@ -88,8 +88,14 @@ struct NeuObj : Obj { // n: NeuKind, and for VarApp the variable's level above i
 inline NeuKind neuKind(const Obj* o) { return NeuKind(o->n & 7); }
 /// VarApp: the level of the variable applied.
 inline uint32_t neuVarAppLevel(const Obj* o) { return o->n >> 3; }
-/// App or VarApp: the argument.
-inline V neuArg(const NeuObj* o) { return neuKind(o) == NeuKind::VarApp ? o->a : o->b; }
+/// App or VarApp: the argument. (Through words, not fields: a VarApp is 16
+/// bytes, and reading `b` of a NeuObj* lets the compiler load it before it
+/// knows the kind — past the end of a VarApp, which may be the heap's last
+/// word before an unmapped page.)
+inline V neuArg(const NeuObj* o) {
+  const V* words = reinterpret_cast<const V*>(o) + 1;
+  return neuKind(o) == NeuKind::VarApp ? words[0] : words[1];
+}
 
 inline bool isImm(V v) { return v & 1; }
 inline V imm(int64_t x) { return (uint64_t(x) << 1) | 1; }
@@ -105,13 +111,17 @@ V erased();
 V erasedType(uint32_t kind);
 
 // The heap ----------------------------------------------------------------
+/// An object that holds values (words the collector reads).
 void* alloc(size_t bytes);
+/// An object that holds none (numbers, bytes).
+void* allocData(size_t bytes);
 /// A 16-byte cell, reusing one given back by release16 when there is one.
 void* alloc16();
 /// Gives back a dead 16-byte cell (from alloc16) for reuse in this run.
 void release16(void* cell);
-/// Drops every object allocated since the last reset.
+/// A run ends: the count of its bytes starts again.
 void resetHeap();
+/// Bytes allocated since the run started.
 size_t heapBytes();
 
 // Conversions between words and machine data -------------------------------
@@ -135,8 +145,15 @@ V mkNeuVar(uint32_t lvl);
 /// Projection 1 or 2 of a pair or of a neutral value (not inlined: the cold
 /// path of compiled projections).
 V proj(V p, uint32_t which);
-/// An array of n words. The word before its header (arrShapeMemo) starts 0.
+/// An array of n words. The two words before its header (arrFlags,
+/// arrShapeMemo) start 0.
 V mkArr(uint32_t n);
+/// An array of n elements in representation `tag` (Arr, ArrI64, ArrF64).
+V mkArrRep(OTag tag, uint32_t n);
+/// An array's flags: kArrShared once a second reference to it may exist
+/// (see `set`).
+inline uint64_t& arrFlags(ArrObj* a) { return reinterpret_cast<uint64_t*>(a)[-2]; }
+constexpr uint64_t kArrShared = 1;
 /// Arrays are immutable: once every element of an array of words is found to
 /// be an array of one representation and length, it stays so. The word
 /// before the header remembers that shape (arrShapeCode; 0: none known), so

@@ -102,6 +102,7 @@ V Runtime::globalValue(TopId id) {
   Global& g2 = global(id); // (eval may have grown `globals`)
   g2.epoch = epoch;
   g2.value = v;
+  keptValues.push_back(v);
   return v;
 }
 

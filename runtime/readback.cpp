@@ -226,7 +226,7 @@ private:
     if (!lam || lam->n != c->arity || given >= c->arity || !lam->names)
       throw Bail{"a function whose parameters are unknown"};
     uint32_t k = c->arity - given;
-    std::vector<V> vars(k);
+    gc::RootedVector<V> vars(k);
     std::vector<Icit> icits(k);
     for (uint32_t i = 0; i < k; ++i) {
       ty = forceAll(w_, ty);
@@ -336,8 +336,8 @@ bool sameNormalForm(V a, V b) {
     V a, b;
     uint32_t lvl;
   };
-  std::vector<Item> work{{a, b, 0}};
-  std::vector<V> vars; // the fresh variable of each level, shared by both sides
+  gc::RootedVector<Item> work{{a, b, 0}};
+  gc::RootedVector<V> vars; // the fresh variable of each level, shared by both sides
   auto isFun = [](V v) {
     return !isImm(v) && (obj(v)->tag == OTag::Closure || obj(v)->tag == OTag::Pap);
   };

@@ -175,9 +175,8 @@ V arrGet(const V* a, uint32_t span) {
 }
 V arrSet(const V* a, uint32_t span) {
   ArrObj* o = checkIndex(a[2], a[3], span);
-  V r = mkArr(o->n);
+  V r = mkArrRep(o->tag, o->n); // the same representation
   auto* c = static_cast<ArrObj*>(obj(r));
-  c->tag = o->tag; // the same representation
   std::memcpy(c->elems, o->elems, sizeof(V) * o->n);
   arrStore(c, uint32_t(immVal(a[3])), a[4]);
   return r;

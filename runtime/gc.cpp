@@ -1,0 +1,198 @@
+#include "gc.hpp"
+
+#define GC_THREADS
+#define GC_NO_THREAD_REDIRECTS
+#include <gc/gc.h>
+#include <gc/gc_inline.h>
+#include <gc/gc_mark.h>
+
+#include <atomic>
+#include <cstdlib>
+#include <ctime>
+#include <new>
+#include <pthread.h>
+
+#include "core/guard.hpp"
+
+namespace thorin::rt::gc {
+
+namespace {
+
+// Objects up to kSmallBytes come from free lists of our own, one per kind and
+// size class, refilled a list at a time (GC_generic_malloc_many): taking one
+// is a load and a store, as the bump heap's was. A collection empties them
+// all (the start callback), so nothing on them needs to be a root.
+constexpr size_t kGranule = 16;
+constexpr size_t kClasses = 32; // up to 512 bytes
+constexpr size_t kSmallBytes = kGranule * kClasses;
+enum Kind { Data = GC_I_PTRFREE, Words = GC_I_NORMAL };
+
+// (Plain globals, not per thread: one thread runs programs at a time, and
+// the start callback must be able to empty them from the collecting thread.)
+void* gFree[2][kClasses];
+bool gReady = false;
+uint64_t gStressEvery = 0; // THORIN_GC_STRESS: a collection every N allocations
+uint64_t gStressCount = 0;
+
+uint64_t gCollections = 0, gTotalNs = 0, gLongestNs = 0, gStartNs = 0;
+size_t gAllocated = 0;
+
+uint64_t nowNs() {
+  timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return uint64_t(t.tv_sec) * 1000000000u + uint64_t(t.tv_nsec);
+}
+
+void GC_CALLBACK dropFreeLists() {
+  for (auto& k : gFree)
+    for (auto& h : k)
+      h = nullptr;
+}
+
+void GC_CALLBACK onEvent(GC_EventType e) {
+  if (e == GC_EVENT_START) {
+    gStartNs = nowNs();
+  } else if (e == GC_EVENT_END && gStartNs) {
+    uint64_t d = nowNs() - gStartNs;
+    gStartNs = 0;
+    ++gCollections;
+    gTotalNs += d;
+    if (d > gLongestNs) gLongestNs = d;
+  }
+}
+
+// Out of memory: the allocation returns null and thorin reports it (a located
+// error), instead of the collector's default abort.
+void* GC_CALLBACK noMemory(size_t) { return nullptr; }
+
+[[noreturn]] void outOfMemory() { throw std::bad_alloc(); }
+
+void* refill(Kind k, size_t cls) {
+  void* list = nullptr;
+  GC_generic_malloc_many(cls * kGranule, k, &list);
+  if (!list) outOfMemory();
+  gFree[k][cls - 1] = GC_NEXT(list);
+  return list;
+}
+
+void* allocLarge(Kind k, size_t bytes) {
+  void* p = k == Words ? GC_malloc(bytes) : GC_malloc_atomic(bytes);
+  if (!p) outOfMemory();
+  return p;
+}
+
+inline void* allocate(Kind k, size_t bytes) {
+  gAllocated += bytes;
+  if (gStressEvery && ++gStressCount % gStressEvery == 0) [[unlikely]]
+    collect();
+  size_t cls = (bytes + kGranule - 1) / kGranule;
+  if (cls == 0) cls = 1;
+  if (cls > kClasses) [[unlikely]] {
+    init();
+    return allocLarge(k, bytes);
+  }
+  void*& head = gFree[k][cls - 1];
+  void* p = head;
+  if (!p) [[unlikely]] {
+    init();
+    p = refill(k, cls);
+  } else {
+    head = GC_NEXT(p);
+  }
+  if (k == Words) GC_NEXT(p) = nullptr; // (the rest came zeroed)
+  return p;
+}
+
+void* GC_CALLBACK setBottom(void* high) {
+  GC_stack_base sb{high};
+  GC_set_stackbottom(nullptr, &sb);
+  return nullptr;
+}
+
+// The highest address of the stack the caller runs on.
+void* stackHigh() {
+  char *low, *high;
+  if (largeStack(&low, &high)) return high;
+  pthread_attr_t attr;
+  void* addr = nullptr;
+  size_t size = 0;
+  if (pthread_getattr_np(pthread_self(), &attr) == 0) {
+    pthread_attr_getstack(&attr, &addr, &size);
+    pthread_attr_destroy(&attr);
+  }
+  return static_cast<char*>(addr) + size;
+}
+
+} // namespace
+
+void init() {
+  if (gReady) return;
+  gReady = true;
+  // Values point to an object's start, or (arrays) 16 bytes in: the heap's
+  // words are read that way only. Stack words may point anywhere inside an
+  // object (compiled code keeps derived pointers); the collector takes those
+  // from stacks always.
+  GC_set_all_interior_pointers(0);
+  // Shared libraries' data hold no values (LLVM's alone is megabytes).
+  GC_set_no_dls(1);
+  GC_set_warn_proc(GC_ignore_warn_proc);
+  GC_set_oom_fn(noMemory);
+  // (No collection at start-up: the stack it would scan is not known yet.)
+  GC_set_dont_precollect(1);
+  GC_INIT();
+  GC_register_displacement(16);
+  GC_allow_register_threads();
+  GC_set_start_callback(dropFreeLists);
+  GC_set_on_collection_event(onEvent);
+  if (const char* e = std::getenv("THORIN_GC_STRESS")) gStressEvery = std::strtoull(e, nullptr, 10);
+  attachThread();
+}
+
+void attachThread() {
+  init();
+  thread_local void* attached = nullptr;
+  void* high = stackHigh();
+  if (high == attached) return;
+  if (!GC_thread_is_registered()) {
+    GC_stack_base sb{high};
+    GC_register_my_thread(&sb);
+  } else {
+    GC_call_with_alloc_lock(setBottom, high);
+  }
+  attached = high;
+}
+
+void* allocWords(size_t bytes) { return allocate(Words, bytes); }
+void* allocData(size_t bytes) { return allocate(Data, bytes); }
+
+void releaseWords16(void* cell) {
+  void*& head = gFree[Words][0];
+  GC_NEXT(cell) = head;
+  head = cell;
+}
+
+void collect() {
+  init();
+  GC_gcollect();
+}
+
+Stats stats() {
+  Stats s;
+  s.collections = gCollections;
+  s.totalNs = gTotalNs;
+  s.longestNs = gLongestNs;
+  s.heapBytes = gReady ? GC_get_heap_size() : 0;
+  s.allocated = gAllocated;
+  return s;
+}
+
+void* allocRoot(size_t bytes) {
+  init();
+  void* p = GC_malloc_uncollectable(bytes);
+  if (!p) outOfMemory();
+  return p;
+}
+
+void freeRoot(void* p) noexcept { GC_free(p); }
+
+} // namespace thorin::rt::gc
