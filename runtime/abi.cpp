@@ -36,6 +36,7 @@ V thorin_rt_closure(void* code, uint32_t arity, uint32_t nfree) {
 V thorin_rt_pair(V a, V b) { return mkPair(a, b); }
 V thorin_rt_proj(V p, uint32_t which) { return proj(p, which); }
 V thorin_rt_arr(uint32_t n) { return mkArr(n); }
+V thorin_rt_share(V v) { return share(v); }
 // A primitive's run-time implementation with its arguments as scalars: the
 // slow paths of compiled code call these (one call instruction, no argument
 // array to build), which keeps functions with many checks small to compile.
@@ -98,7 +99,7 @@ const std::vector<AbiSymbol>& abiSymbols() {
       THORIN_ABI(thorin_rt_arr),          THORIN_ABI(thorin_rt_prim_pap),
       THORIN_ABI(thorin_rt_prim1),        THORIN_ABI(thorin_rt_prim2),
       THORIN_ABI(thorin_rt_prim3),        THORIN_ABI(thorin_rt_prim4),
-      THORIN_ABI(thorin_rt_elems_shaped),
+      THORIN_ABI(thorin_rt_elems_shaped), THORIN_ABI(thorin_rt_share),
   };
 #undef THORIN_ABI
   return symbols;

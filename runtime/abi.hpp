@@ -35,6 +35,9 @@ thorin_v thorin_rt_closure(void* code, uint32_t arity, uint32_t nfree);
 thorin_v thorin_rt_pair(thorin_v a, thorin_v b);
 thorin_v thorin_rt_proj(thorin_v p, uint32_t which);
 thorin_v thorin_rt_arr(uint32_t n);
+/// Marks v shared if it is an array (a second reference to it may be used:
+/// runtime/share.hpp); returns v.
+thorin_v thorin_rt_share(thorin_v v);
 /// A primitive's run-time implementation with its arguments as scalars (no
 /// argument array to build: slow paths stay one call instruction).
 thorin_v thorin_rt_prim1(uint32_t prim, uint32_t span, thorin_v a);

@@ -1,4 +1,5 @@
 #include "engine.hpp"
+#include "share.hpp"
 
 #include <fmt/format.h>
 
@@ -81,8 +82,10 @@ Global& Runtime::erased(TopId id) {
     Global& g3 = global(id);
     g3.body = spec;
     g3.specsUsed = std::move(used);
+    markShares(spec, arena_);
     return g3;
   }
+  markShares(body, arena_);
   return g2;
 }
 
@@ -174,6 +177,7 @@ TopId Runtime::addSpec(SpecInfo info, ETm* body) {
   g.erasedDone = true;
   g.source = g.body = body;
   g.arity = body->tag == ETag::Lam ? body->n : 0;
+  markShares(body, arena_);
   specs_.push_back(std::move(g));
   specByKey_[info.key] = id;
   specInfo_.push_back(std::move(info));
@@ -634,6 +638,7 @@ std::string Runtime::run(World& w, Tm* t, Val* ty, Span where, bool bare) {
     std::vector<TopId> used;
     e = Specializer(*this).function(e, used);
   }
+  markShares(e, arena_);
   try {
     V v = retryingDeopts([&] {
       if (opts.mode == JitMode::Eager && backend)

@@ -50,6 +50,7 @@ struct LamState {
 
 struct ETm {
   ETag tag;
+  uint8_t flags = 0; // Var: kNoShare; Lam: kCapturesKnown (runtime/share.hpp)
   uint32_t n = 0;    // Var: index; Global: top id; Lam: arity; App, Prim, Arr: number of args; Lit:
                      // LitKind; Erased: the MType of an erased machine type (else 0)
   uint32_t span = 0; // Prim: World::spans index + 1 (0: unknown)
@@ -63,6 +64,8 @@ struct ETm {
   ETm* c = nullptr; // If: else
   ETm** args = nullptr;
   const Name* names = nullptr; // Lam: the parameters' names (for printing residual code)
+  const uint32_t* captures = nullptr; // Lam: its free variables' indices (runtime/share.hpp)
+  uint32_t ncaptures = 0;
   LamState lam;                // Lam: run-time state (interpreted closures of it)
 };
 

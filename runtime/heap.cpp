@@ -135,8 +135,8 @@ V mkPair(V a, V b) {
   auto* p = static_cast<PairObj*>(alloc(sizeof(PairObj)));
   p->tag = OTag::Pair;
   p->n = 0;
-  p->a = a;
-  p->b = b;
+  p->a = share(a);
+  p->b = share(b);
   return ofObj(p);
 }
 
@@ -158,10 +158,10 @@ static V mkNeuApp(V f, V a) {
     auto* r = static_cast<NeuObj*>(alloc(sizeof(Obj) + sizeof(V)));
     r->tag = OTag::Neutral;
     r->n = uint32_t(NeuKind::VarApp) | uint32_t(o->a) << 3;
-    r->a = a;
+    r->a = share(a);
     return ofObj(r);
   }
-  return mkNeu(NeuKind::App, f, a);
+  return mkNeu(NeuKind::App, f, share(a));
 }
 
 V proj(V p, uint32_t which) {
@@ -220,7 +220,7 @@ void arrStore(ArrObj* a, uint32_t i, V v) {
   switch (a->tag) {
   case OTag::ArrI64: a->elems[i] = uint64_t(toI64(v)); break;
   case OTag::ArrF64: a->elems[i] = static_cast<Box64*>(obj(v))->bits; break;
-  default: a->elems[i] = v;
+  default: a->elems[i] = share(v);
   }
 }
 
@@ -322,7 +322,7 @@ static V applySlow(V f, uint32_t n, const V* args) {
         p->n = n;
         p->fn = f;
         for (uint32_t i = 0; i < n; ++i)
-          p->args[i] = args[i];
+          p->args[i] = share(args[i]);
         return ofObj(p);
       }
       f = c->code(c, args);

@@ -154,6 +154,17 @@ V mkArrRep(OTag tag, uint32_t n);
 /// (see `set`).
 inline uint64_t& arrFlags(ArrObj* a) { return reinterpret_cast<uint64_t*>(a)[-2]; }
 constexpr uint64_t kArrShared = 1;
+inline bool isShared(ArrObj* a) { return arrFlags(a) & kArrShared; }
+/// Marks `v` shared if it is an array (nothing else is ever updated in
+/// place: runtime/share.hpp); returns v.
+inline V share(V v) {
+  if (!isImm(v)) {
+    Obj* o = obj(v);
+    if (o->tag == OTag::Arr || o->tag == OTag::ArrI64 || o->tag == OTag::ArrF64)
+      arrFlags(static_cast<ArrObj*>(o)) |= kArrShared;
+  }
+  return v;
+}
 /// Arrays are immutable: once every element of an array of words is found to
 /// be an array of one representation and length, it stays so. The word
 /// before the header remembers that shape (arrShapeCode; 0: none known), so

@@ -6,6 +6,7 @@
 #include "core/guard.hpp"
 #include "core/literal.hpp"
 #include "engine.hpp"
+#include "share.hpp"
 
 #include <fmt/format.h>
 
@@ -25,6 +26,18 @@ V lookup(IEnv* e, uint32_t ix) {
   while (ix--)
     e = e->prev;
   return e->v;
+}
+
+// A closure of `lam` keeps its environment: the values it reads from there
+// may be read again by it, so they are shared (runtime/share.hpp).
+void shareCaptures(ETm* lam, IEnv* env) {
+  if (lam->flags & kCapturesKnown) {
+    for (uint32_t i = 0; i < lam->ncaptures; ++i)
+      share(lookup(env, lam->captures[i]));
+    return;
+  }
+  for (IEnv* e = env; e; e = e->prev) // (not analysed: all of them)
+    share(e->v);
 }
 
 // A primitive applied to some of its arguments: free[0] = prim id, then those.
@@ -101,7 +114,7 @@ V Runtime::globalValue(TopId id) {
   }
   Global& g2 = global(id); // (eval may have grown `globals`)
   g2.epoch = epoch;
-  g2.value = v;
+  g2.value = share(v); // (every read of it gets this value)
   keptValues.push_back(v);
   return v;
 }
@@ -180,12 +193,16 @@ V Runtime::eval(ETm* t, IEnv* env, TopId frame) {
   } release{*this, env, frame, t0};
   while (true) {
     switch (t->tag) {
-    case ETag::Var: return lookup(env, t->n);
+    case ETag::Var: {
+      V v = lookup(env, t->n);
+      return t->flags & kNoShare ? v : share(v);
+    }
     case ETag::Global: return globalValue(t->n);
     case ETag::Lit: return literal(t);
     case ETag::Erased: return rt::erasedType(t->n);
     case ETag::Known: return rt::erased(); // (filters are never run)
     case ETag::Lam: {
+      shareCaptures(t, env);
       V c = mkClosure(lamEntry, t->n, 2);
       auto* cl = static_cast<Closure*>(obj(c));
       cl->free[0] = ofObj(t); // (the λ, for its parameters' names when read back)
@@ -232,7 +249,7 @@ V Runtime::eval(ETm* t, IEnv* env, TopId frame) {
       cl->free[0] = t->prim;
       cl->free[1] = t->span;
       for (uint32_t i = 0; i < t->n; ++i)
-        cl->free[2 + i] = eval(t->args[i], env);
+        cl->free[2 + i] = share(eval(t->args[i], env));
       return c;
     }
     case ETag::Let:
@@ -255,7 +272,7 @@ V Runtime::eval(ETm* t, IEnv* env, TopId frame) {
     case ETag::Arr: {
       V a = mkArr(t->n);
       for (uint32_t i = 0; i < t->n; ++i)
-        static_cast<ArrObj*>(obj(a))->elems[i] = eval(t->args[i], env);
+        static_cast<ArrObj*>(obj(a))->elems[i] = share(eval(t->args[i], env));
       return a;
     }
     }

@@ -17,8 +17,17 @@ void registerPrim(AxiomId axiom, PrimFn fn, std::initializer_list<MType> args, M
     if (i < kMaxAxiomArity) p.args[i++] = m;
   p.result = result;
   p.value = value;
+  // Machine numbers are never updated in place: nothing to keep.
+  bool machine = args.size() > 0 && result != MType::None;
+  for (size_t j = 0; j < i; ++j)
+    machine = machine && p.args[j] != MType::None;
+  if (machine) p.keeps = 0;
   column().set(axiom, p);
   AxiomTable::get()[axiom].hasCode = true;
+}
+
+void primKeeps(AxiomId axiom, uint32_t mask) {
+  if (Prim* p = column().find(axiom)) p->keeps = mask;
 }
 
 const Prim* findPrim(AxiomId axiom) {

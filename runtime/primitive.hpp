@@ -28,6 +28,9 @@ struct Prim {
   MType result = MType::None;
   // Its value's machine type when `result` is not given (a conversion from Nat).
   MType value = MType::None;
+  // Bit i: argument i may be kept, handed on or updated in place (an owned
+  // read, runtime/share.hpp); else the primitive only looks at it.
+  uint32_t keeps = ~0u;
 };
 
 /// Binds `axiom` to its run-time implementation. The machine signature
@@ -35,6 +38,9 @@ struct Prim {
 /// its operands and result in.
 void registerPrim(AxiomId axiom, PrimFn fn, std::initializer_list<MType> args = {},
                   MType result = MType::None, MType value = MType::None);
+/// Says which arguments of `axiom`'s primitive it may keep, hand on or
+/// update in place (bit i: argument i); the others it only looks at.
+void primKeeps(AxiomId axiom, uint32_t mask);
 /// The primitive of `axiom`, or nullptr (no code: the axiom stays stuck).
 /// Its arity is the axiom's declared one (known once its `.ax` is elaborated).
 const Prim* findPrim(AxiomId axiom);

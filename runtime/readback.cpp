@@ -25,6 +25,7 @@
 #include "core/eval.hpp"
 #include "core/guard.hpp"
 #include "engine.hpp"
+#include "share.hpp"
 
 namespace thorin::rt {
 namespace {
@@ -410,8 +411,10 @@ bool Runtime::byRunningCode(World& w, const char* what, const char* done,
   Arena query(1 << 12); // (the query's erased terms live as long as this call)
   Eraser er(w, query);
   std::vector<ETm*> erased;
-  for (Tm* t : terms)
+  for (Tm* t : terms) {
     erased.push_back(er.erase(t));
+    markShares(erased.back(), query);
+  }
   auto leave = [&](std::string_view why) {
     if (opts.stats) err << "jit: " << what << " left to the evaluator (" << why << ")\n";
     return false;

@@ -11,6 +11,7 @@
 #include "core/axiom.hpp"
 #include "core/eval.hpp"
 #include "core/guard.hpp"
+#include "share.hpp"
 #include "core/literal.hpp"
 #include "core/syntax.hpp"
 #include "engine.hpp"
@@ -611,6 +612,7 @@ struct Specializer::Impl {
       Global& g = rt.global(fn);
       g.source = g.body = fnBody;
       g.arity = m;
+      markShares(fnBody, rt.arena());
     } else {
       fn = rt.addSpec(info(id, printed, memoKey, isStatic), fnBody);
     }

@@ -3,6 +3,8 @@
 // accumulators, lets.
 #include "fn_gen.hpp"
 
+#include "runtime/share.hpp"
+
 namespace thorin::rt::baseline_gen {
 
 // Emits loop l (its parameter homes set); its value ends in the result
@@ -196,6 +198,8 @@ void FnGen::unbind(const Opnd& h) {
 }
 
 bool FnGen::isVar(ETm* t, const Opnd& home) {
+  // (A word read that shares its value is computed, as any other argument.)
+  if (t->tag == ETag::Var && !(t->flags & kNoShare) && home.cls == MType::None) return false;
   return t->tag == ETag::Var && t->n < env_.size() && env_[env_.size() - 1 - t->n].same(home);
 }
 

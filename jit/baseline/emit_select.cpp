@@ -6,6 +6,7 @@
 #include "core/literal.hpp"
 #include "runtime/abi.hpp"
 #include "runtime/primitive.hpp"
+#include "runtime/share.hpp"
 
 namespace thorin::rt::baseline_gen {
 
@@ -17,13 +18,42 @@ MType FnGen::classOf(ETm* t) {
   return valueClass(t, env, m_, self_, sig_);
 }
 
+// An array in word v is marked shared (a second reference to it may be
+// used: runtime/share.hpp). Inline: the tests read the header in memory.
+void FnGen::shareWord(const Opnd& v) {
+  if (v.cls != MType::None || v.kind == Opnd::Imm || v.immWord) return;
+  Opnd held = v;
+  if (v.kind == Opnd::Mem) {
+    held = temp(MType::None);
+    move(held, v);
+  }
+  Gp r = held.reg;
+  Label mark = a_.newLabel(), done = a_.newLabel();
+  auto tag = x86::dword_ptr(r, 0);
+  a_.test(r.r8(), 1);
+  a_.jnz(done);
+  a_.cmp(tag, int32_t(OTag::Arr));
+  a_.je(mark);
+  a_.cmp(tag, int32_t(OTag::ArrI64));
+  a_.jb(done);
+  a_.cmp(tag, int32_t(OTag::ArrF64));
+  a_.ja(done);
+  a_.bind(mark);
+  a_.or_(x86::qword_ptr(r, -16), int32_t(kArrShared));
+  a_.bind(done);
+  if (v.kind == Opnd::Mem) release(held);
+}
+
 // t's value as an operand: a variable's home, a literal, or an
 // intermediate register (taken only once there is a value to hold).
 Opnd FnGen::eval(ETm* t, const Gp* want) {
   switch (t->tag) {
-  case ETag::Var:
+  case ETag::Var: {
     if (t->n >= env_.size()) throw Unsupported{__LINE__};
-    return env_[env_.size() - 1 - t->n];
+    const Opnd& h = env_[env_.size() - 1 - t->n];
+    if (!(t->flags & kNoShare)) shareWord(h);
+    return h;
+  }
   case ETag::Lit: return litOpnd(t, true);
   case ETag::Erased: return immOpnd(int64_t(erasedType(t->n)), MType::None);
   case ETag::Known: return immOpnd(int64_t(erased()), MType::None); // (filters are never run)
@@ -37,6 +67,7 @@ Opnd FnGen::eval(ETm* t, const Gp* want) {
         a_.emit(x86::Inst::kIdMov, x86::rax, v.op());
         v = regOpnd(x86::rax, false, MType::None);
       }
+      shareWord(v); // (stored in another object)
       a_.emit(x86::Inst::kIdMov, x86::qword_ptr(arr.reg, int32_t(8 + 8 * i)), v.op());
       release(v);
     }

@@ -128,6 +128,7 @@ private:
   void callRuntime(TopId g, ETm* t);
   void callOnWords(ETm* t, const std::function<void(int32_t)>& call);
   Opnd callC(void* fn, const std::vector<Opnd>& args);
+  void shareWord(const Opnd& v);
   MType call(TopId g, ETm* t);
   void coldHelper(Label from, Label to, void* fn, std::vector<Opnd> args, Opnd result);
   void primFnCall(uint32_t prim, uint32_t span, int32_t base);

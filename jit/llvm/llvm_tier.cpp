@@ -51,6 +51,7 @@
 #include "recursive_inline.hpp"
 #include "runtime/abi.hpp"
 #include "runtime/engine.hpp"
+#include "runtime/share.hpp"
 #include "runtime/unwind.hpp"
 
 namespace thorin::rt {
@@ -530,7 +531,11 @@ public:
         t->n == params_.size())
       return jumpToTop(t);
     switch (t->tag) {
-    case ETag::Var: return env_[env_.size() - 1 - t->n];
+    case ETag::Var: {
+      TV v = env_[env_.size() - 1 - t->n];
+      if (!(t->flags & kNoShare) && v.t == MType::None) share(v.v);
+      return v;
+    }
     case ETag::Global: return {b_.CreateCall(mc_.h_.global, {b_.getInt32(t->n)}), MType::None};
     case ETag::Erased: return {wordConst(erasedType(t->n)), MType::None};
     case ETag::Known: return {wordConst(erased()), MType::None}; // (filters are never run)
@@ -587,11 +592,35 @@ public:
       Value* a = b_.CreateCall(mc_.h_.arr, {b_.getInt32(t->n)});
       Value* p = b_.CreateIntToPtr(a, mc_.ptr_);
       for (uint32_t i = 0; i < t->n; ++i)
-        b_.CreateStore(es[i], b_.CreateConstGEP1_64(mc_.i64_, p, 1 + i));
+        b_.CreateStore(share(es[i]), b_.CreateConstGEP1_64(mc_.i64_, p, 1 + i));
       return {a, MType::None};
     }
     }
     throw Unsupported{};
+  }
+
+  // Marks an array in word w shared (a second reference to it may be used:
+  // runtime/share.hpp); returns w.
+  Value* share(Value* w) {
+    if (isa<Constant>(w)) return w;
+    BasicBlock* check = BasicBlock::Create(mc_.ctx_, "share.check", f_);
+    BasicBlock* mark = BasicBlock::Create(mc_.ctx_, "share.mark", f_);
+    BasicBlock* done = BasicBlock::Create(mc_.ctx_, "share.done", f_);
+    b_.CreateCondBr(b_.CreateICmpEQ(b_.CreateAnd(w, 1), wordConst(0)), check, done);
+    b_.SetInsertPoint(check);
+    Value* p = b_.CreateIntToPtr(w, mc_.ptr_);
+    Value* tag = b_.CreateLoad(b_.getInt32Ty(), p);
+    // (Tags below 32: bit `tag` of the mask says "an array".)
+    uint32_t arrays = 1u << uint32_t(OTag::Arr) | 1u << uint32_t(OTag::ArrI64) |
+                      1u << uint32_t(OTag::ArrF64);
+    Value* isArr = b_.CreateAnd(b_.CreateLShr(b_.getInt32(arrays), b_.CreateAnd(tag, 31)), 1);
+    b_.CreateCondBr(b_.CreateICmpNE(isArr, b_.getInt32(0)), mark, done);
+    b_.SetInsertPoint(mark);
+    Value* fp = b_.CreateConstGEP1_64(mc_.i64_, p, -2);
+    b_.CreateStore(b_.CreateOr(b_.CreateLoad(mc_.i64_, fp), b_.getInt64(kArrShared)), fp);
+    b_.CreateBr(done);
+    b_.SetInsertPoint(done);
+    return w;
   }
 
   TV literal(ETm* t) {
@@ -835,8 +864,8 @@ public:
       inner.uniform(body, t->n, caps);
     }
     std::vector<Value*> captured;
-    for (uint32_t cap : caps)
-      captured.push_back(word(env_[env_.size() - 1 - cap]));
+    for (uint32_t cap : caps) // (kept by the closure: shared)
+      captured.push_back(share(word(env_[env_.size() - 1 - cap])));
     Value* c = b_.CreateCall(mc_.h_.closure,
                              {code, b_.getInt32(t->n), b_.getInt32(uint32_t(caps.size()))});
     Value* p = b_.CreateIntToPtr(c, mc_.ptr_);

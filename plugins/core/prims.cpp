@@ -173,8 +173,15 @@ ArrObj* checkIndex(V arr, V i, uint32_t span) {
 V arrGet(const V* a, uint32_t span) {
   return arrElem(checkIndex(a[2], a[3], span), uint32_t(immVal(a[3])));
 }
+// An array nothing else refers to is updated in place; a shared one is
+// copied, and the copy is the caller's alone (runtime/share.hpp).
 V arrSet(const V* a, uint32_t span) {
   ArrObj* o = checkIndex(a[2], a[3], span);
+  if (!isShared(o)) {
+    arrShapeMemo(o) = 0; // (the new element may have another shape)
+    arrStore(o, uint32_t(immVal(a[3])), a[4]);
+    return a[2];
+  }
   V r = mkArrRep(o->tag, o->n); // the same representation
   auto* c = static_cast<ArrObj*>(obj(r));
   std::memcpy(c->elems, o->elems, sizeof(V) * o->n);
@@ -223,8 +230,13 @@ V boolElim(const V* a, uint32_t) { return immVal(a[3]) ? a[1] : a[2]; }
 
 void prims() {
   using M = MType;
+  // (Every primitive here only looks at its arguments, except the few that
+  // name the ones they keep or hand on: primKeeps below.)
   auto prim = [](ax a, PrimFn fn, std::initializer_list<M> sig = {}, M res = M::None,
-                 M value = M::None) { registerPrim(id(a), fn, sig, res, value); };
+                 M value = M::None) {
+    registerPrim(id(a), fn, sig, res, value);
+    primKeeps(id(a), 0);
+  };
   prim(ax::nat_add, natAdd);
   prim(ax::nat_sub, natSub);
   prim(ax::nat_mul, natMul);
@@ -281,6 +293,9 @@ void prims() {
   prim(ax::nat_toString, natToString);
   prim(ax::nat_elim, natElim);
   prim(ax::bool_elim, boolElim);
+  primKeeps(id(ax::arr_set), 1u << 2);                // {A} {n} a i x: a, updated in place
+  primKeeps(id(ax::nat_elim), 1u << 1);               // P z s n: z, handed to s
+  primKeeps(id(ax::bool_elim), 1u << 1 | 1u << 2);    // P t f b: t or f, returned
 }
 
 } // namespace thorin::plug::core
