@@ -47,9 +47,12 @@ the same files gets the same commands. Then:
     changed, or the last good files restored), the summary must say
     `no changes; re-checked 0 of M` (or be a full reload).
 Metavariable numbers are renumbered in order of appearance before comparing
-(a reload allocates new ones). Unless --strict-hints, the name in a
-`did you mean 'x'?` hint is not compared: among equally close names the hint
-picks one by an order that depends on the session's history.
+(a reload allocates new ones), and an error in a command is compared
+without its line number (`<interactive>:N`: a long session and a fresh
+process number the lines typed at the prompt differently). Unless
+--strict-hints, the name in a `did you mean 'x'?` hint is not compared:
+among equally close names the hint picks one by an order that depends on
+the session's history.
 
 Directed scenarios (SCENARIOS) run first, the same way, with fixed files and
 commands (regressions, shadowing through imports, a deleted import, compiled
@@ -814,7 +817,25 @@ def split_output(lines, cmds, who):
     sections.append(cur)
     if len(sections) != len(cmds) + 1:
         raise TestFailure(f"{who}: could not find the command markers in its output:\n" + "\n".join(lines))
-    return sections[0], [canon_metas(s) for s in sections[1:]]
+    return sections[0], [canon_metas(canon_interactive(s)) for s in sections[1:]]
+
+
+INTERACTIVE = re.compile(r"^<interactive>:(\d+):")
+
+
+def canon_interactive(lines):
+    """A command's error without its line number: a long REPL session and a
+    fresh process number the lines typed at the prompt differently."""
+    out, n = [], None
+    for line in lines:
+        m = INTERACTIVE.match(line)
+        if m:
+            n = m.group(1)
+            line = "<interactive>:L:" + line[m.end():]
+        elif n is not None:
+            line = re.sub(r"^ +\|", "  |", re.sub(rf"^ *{n} \|", "L |", line))
+        out.append(line)
+    return out
 
 
 def canon_metas(lines):
