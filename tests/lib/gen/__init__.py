@@ -18,4 +18,9 @@ The families (each deterministic by seed):
                 pairs and arrays, with the output `thorin run` must print
                 (test_differential.py, test_pe_differential.py,
                 test_gen_programs.py); `python3 tests/lib/gen --help`
+  first_order.py, loops.py, words.py, words_terms.py
+                first-order functions for the baseline JIT tier: I64 loops
+                (test_baseline_differential.py) and Nat/F64/I64/Idx/array
+                ones (test_baseline_words_differential.py), with their values
+                and run-time errors
 """
