@@ -23,4 +23,6 @@ The families (each deterministic by seed):
                 (test_baseline_differential.py) and Nat/F64/I64/Idx/array
                 ones (test_baseline_words_differential.py), with their values
                 and run-time errors
+  church.py     Church numerals, booleans and pairs for normal forms
+                (test_nf_differential.py, test_convert_by_running.py)
 """
