@@ -25,4 +25,9 @@ The families (each deterministic by seed):
                 and run-time errors
   church.py     Church numerals, booleans and pairs for normal forms
                 (test_nf_differential.py, test_convert_by_running.py)
+  multifile.py  definitions over three files that import each other, for
+                reloading (test_reload_differential.py)
+
+__main__.py and samples.py print programs of each family:
+`python3 tests/lib/gen --help`.
 """
