@@ -6,31 +6,18 @@ functions, the fragment it compiles.
   test_baseline_differential.py THORIN [--seed S] [--count N] [--per-file K]
       [--hot H] [--errors E] [--stacks S] [--jobs J] [--keep DIR]
 
-Programs (fixed seed): each has 3-5 functions of 1-4 I64 parameters and a
-driver. Bodies mix I64 literals (0, ±1, ±2, INT64_MAX, INT64_MIN, 2^62 - 1,
-2^62, -2^62, -2^62 - 1: outside ±2^62 a run-time word is boxed; also the
-limits of 32-bit immediates), variables, `let`s (typed or not, bound to
-variables, shadowing, also an I64 by a Bool), nested `if`s, `+ - * / %`
-(divisors that may be 0 or -1), all comparisons on I64, `==`/`!=` on Bool,
-Bool-valued lets used as conditions, and calls of the program's earlier
-functions. Kinds of function:
-  plain   a body over the parameters;
-  fuel    `if fuel <= 0 then … else …` with one or two self-calls on
-          `fuel - 1` or `fuel - 2`, in tail position or not;
-  loop    `if n <= 0 then … else …`, the other branches ending in tail calls
-          of itself (accumulators, sometimes permuted: `loop (n - 1) b a`) or
-          of other functions: loops in baseline code;
-  deep    non-tail recursion `… deep (n - 1) …`, .eval'd up to 20,000 deep;
-  driver  `drive i acc`, a tail loop calling the others.
-Call sites bound the counters (`e % 6`, `e % 301`, small literals), so all
-programs terminate. Each function is .eval'd directly (edge values as
-arguments: the entry's unboxing and boxing) and through the driver; with
+Programs (fixed seed): tests/lib/gen/loops.py, the first-order family's I64
+variant (its docstring lists what the bodies mix): 3-5 functions of 1-4 I64
+parameters and a driver, of the kinds plain, fuel, loop, deep (.eval'd up
+to 20,000 deep) and driver. Each function is .eval'd directly (edge values
+as arguments: the entry's unboxing and boxing) and through the driver; with
 `--jit-threshold 1` every function is compiled at its first call.
 
-A Python model runs every .eval (strict, left to right, I64 wrapping, `/`
-and `%` truncating, INT64_MIN / -1 = INT64_MIN, INT64_MIN % -1 = 0) under a
-step budget; a function is drawn again until one of its .evals succeeds.
-.evals over budget are dropped, and those that divide by zero are set apart.
+The model of tests/lib/gen (strict, left to right, I64 wrapping, `/` and `%`
+truncating, INT64_MIN / -1 = INT64_MIN, INT64_MIN % -1 = 0: core_model.py)
+runs every .eval under a step budget; a function is drawn again until one
+of its .evals succeeds. .evals over budget are dropped, and those that
+divide by zero are set apart.
 
 Files of K programs, and the checks:
 - ordinary files, and error files (three programs, then a program whose
@@ -64,25 +51,19 @@ take a quarter of the steps. Exit status 1 on any failure.
 import argparse
 import concurrent.futures
 import os
-import random
 import re
 import shutil
 import sys
 import tempfile
-import threading
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 import thorin as thorin_exe  # noqa: E402
-from core_model import I64_MIN, I64_MAX, COMPARISONS, RunError, wrap, i64_div, i64_rem  # noqa: E402
+from gen import first_order, loops  # noqa: E402
+from gen.rng import Rng  # noqa: E402
+from gen.terms import call  # noqa: E402
 
-EDGES = [0, 1, -1, 2, -2, I64_MAX, I64_MIN, I64_MAX - 1, I64_MIN + 1,
-         (1 << 62) - 1, 1 << 62, -(1 << 62), -(1 << 62) - 1,
-         (1 << 31) - 1, 1 << 31, -(1 << 31), -(1 << 31) - 1, 1 << 32]
-
-FUEL_BOUND, LOOP_BOUND, DEEP_BOUND = 5, 300, 200   # counters at call sites inside programs
-EVAL_BUDGET = 150_000        # model steps (nodes of the bodies entered) per `.eval`
-HOT_STEPS = 1_200_000_000    # the same, estimated, for the long `.eval`s ending a hot file
+HOT_STEPS = 1_320_000_000    # model steps (first_order.py), estimated, of a hot file's long `.eval`s
 SANITIZED_SLOWDOWN = 4       # a sanitized build interprets the hot files ~5x slower: fewer steps
 STACK_DEPTH = 100_000_000    # the stack files' recursion
 
@@ -99,506 +80,15 @@ RUN_TIMEOUT = 60              # seconds per run (the slowest, a hot file interpr
 SHRINK_BUDGET = 300           # seconds of shrinking per failing file; then the smallest so far
 
 
-# ---------------------------------------------------------------- programs
-
-class Lit:
-    def __init__(self, v):
-        self.v = v
-
-
-class BoolLit:
-    def __init__(self, v):
-        self.v = v
-
-
-class Var:
-    def __init__(self, name):
-        self.name = name
-
-
-class Bin:                   # + - * / % on I64
-    def __init__(self, op, a, b):
-        self.op, self.a, self.b = op, a, b
-
-
-class Cmp:                   # a comparison of two I64s or (== and != only) two Bools
-    def __init__(self, op, a, b):
-        self.op, self.a, self.b = op, a, b
-
-
-class If:
-    def __init__(self, c, a, b):
-        self.c, self.a, self.b = c, a, b
-
-
-class Let:                   # ty: "I64" or "Bool"; annot: whether the text says it
-    def __init__(self, name, ty, annot, bound, body):
-        self.name, self.ty, self.annot, self.bound, self.body = name, ty, annot, bound, body
-
-
-class Call:
-    def __init__(self, fn, args):
-        self.fn, self.args = fn, args
-
-
-class Fn:
-    """A top-level function. bounds[i]: None, or the largest value call sites
-    give the i-th parameter (a fuel or loop counter)."""
-
-    def __init__(self, name, kind, params, bounds):
-        self.name, self.kind, self.params, self.bounds = name, kind, params, bounds
-        self.body = None
-
-    def callees(self):
-        """The names of the functions its body calls."""
-        out, todo = set(), [self.body]
-        while todo:
-            e = todo.pop()
-            if isinstance(e, Call):
-                out.add(e.fn.name)
-            todo.extend(children(e))
-        return out
-
-
-def children(e):
-    return [getattr(e, f) for f in ("c", "a", "b", "bound", "body") if hasattr(e, f)] + getattr(e, "args", [])
-
-
-def size(e):
-    return 1 + sum(size(c) for c in children(e))
-
-
-# ---------------------------------------------------------------- rendering
-
-LOW, CMP, ADD, MUL, APP, ATOM = range(6)     # precedence: if/let, comparison, + -, * / %, application
-
-
-def typed(e):
-    """Does inferring e's text give an I64? A bare literal is a Nat unless
-    the other operand of its operator says otherwise (`3 < x`, not
-    `(3 + 4) < x`); an `if` takes the type of its first branch. The renderer
-    annotates the left operand of an operator when needed, so operators
-    always give an I64."""
-    if isinstance(e, Lit):
-        return e.v < 0                              # rendered with an annotation
-    if isinstance(e, If):
-        return typed(e.a)
-    if isinstance(e, Let):
-        return typed(e.body)
-    return True
-
-
-def operand(a, b, prec):
-    """The left operand a of an operator whose right operand is b."""
-    if typed(a) or isinstance(a, Lit) and typed(b):
-        return show(a, prec)
-    return f"({show(a)} : I64)"
-
-
-def lit_text(v):
-    if v >= 0:
-        return str(v)
-    if v == I64_MIN:
-        return f"(0 - {I64_MAX} - 1 : I64)"
-    return f"(0 - {-v} : I64)"
-
-
-def show(e, need=LOW):
-    if isinstance(e, Lit):
-        s, p = lit_text(e.v), ATOM
-    elif isinstance(e, BoolLit):
-        s, p = ("true" if e.v else "false"), ATOM
-    elif isinstance(e, Var):
-        s, p = e.name, ATOM
-    elif isinstance(e, Bin):
-        p = ADD if e.op in "+-" else MUL
-        s = f"{operand(e.a, e.b, p)} {e.op} {show(e.b, p + 1)}"
-    elif isinstance(e, Cmp):
-        p = CMP
-        s = f"{operand(e.a, e.b, ADD)} {e.op} {show(e.b, ADD)}"
-    elif isinstance(e, If):
-        s, p = f"if {show(e.c, CMP)} then {show(e.a, CMP)} else {show(e.b)}", LOW
-    elif isinstance(e, Let):
-        ty = f" : {e.ty}" if e.annot else ""
-        s, p = f"let {e.name}{ty} = {show(e.bound, CMP)}; {show(e.body)}", LOW
-    else:
-        s, p = " ".join([e.fn.name] + [show(a, ATOM) for a in e.args]), APP
-    return s if p >= need else f"({s})"
-
-
-def fn_text(fn):
-    ty = " → ".join(["I64"] * (len(fn.params) + 1))
-    return f"{fn.name} : {ty}\n  = λ {' '.join(fn.params)}. {show(fn.body)}\n"
-
-
-def eval_text(fn, args):
-    return f".eval {show(Call(fn, [Lit(a) for a in args]))}\n"
-
-
-# ---------------------------------------------------------------- the model
-
-class OutOfBudget(Exception):
-    pass
-
-
-class Model:
-    """The program's functions compiled to Python functions, which count the
-    steps (the size of each body entered) and the depth of calls."""
-
-    budget = EVAL_BUDGET     # model steps per `.eval`
-    size = staticmethod(size)  # the steps of entering a body
-
-    def __init__(self):
-        # %core arithmetic is core_model's.
-        self.ns = {"OutOfBudget": OutOfBudget, "W": wrap, "I64_DIV": i64_div, "I64_REM": i64_rem}
-
-    def add(self, fn):
-        """Defines (or redefines) fn. A driver also counts its iterations."""
-        scope = {p: f"v{i}" for i, p in enumerate(fn.params)}
-        count = "    global ITERS\n    ITERS += 1\n" if fn.kind == "driver" else ""
-        src = (f"def F_{fn.name}({', '.join(scope.values())}):\n"
-               f"    global STEPS, DEPTH\n{count}"
-               f"    STEPS += {self.size(fn.body)}\n"
-               f"    if STEPS > {self.budget}:\n"
-               f"        raise OutOfBudget()\n"
-               f"    DEPTH += 1\n"
-               f"    r = {self.expr(fn.body, scope, [len(scope)])}\n"
-               f"    DEPTH -= 1\n"
-               f"    return r\n")
-        exec(src, self.ns)
-
-    def run(self, fn, args):
-        """The value of `fn args`, or raises RunError / OutOfBudget."""
-        self.ns["STEPS"] = self.ns["DEPTH"] = self.ns["ITERS"] = 0
-        return self.at_depth(lambda: self.ns[f"F_{fn.name}"](*args))
-
-    def at_depth(self, thunk):
-        """thunk(), a RunError given the depth of calls it happened at."""
-        try:
-            return thunk()
-        except RunError as ex:
-            ex.depth = self.ns["DEPTH"]
-            raise
-
-    def driver_cost(self, fn, args):
-        """Model steps per iteration of the driver fn, from `fn args` run
-        until it ends or the budget is spent."""
-        try:
-            self.run(fn, args)
-        except (RunError, OutOfBudget):
-            pass
-        return self.ns["STEPS"] // max(self.ns["ITERS"], 1) + 1
-
-    def expr(self, e, scope, fresh):
-        """Python for e (strict, left to right); fresh: [next variable number]."""
-        if isinstance(e, (Lit, BoolLit)):
-            return repr(e.v)
-        if isinstance(e, Var):
-            return scope[e.name]
-        if isinstance(e, Call):
-            return f"F_{e.fn.name}({', '.join(self.expr(a, scope, fresh) for a in e.args)})"
-        if isinstance(e, If):
-            c, a, b = (self.expr(x, scope, fresh) for x in (e.c, e.a, e.b))
-            return f"(({a}) if ({c}) else ({b}))"
-        if isinstance(e, Let):
-            v = f"v{fresh[0]}"
-            fresh[0] += 1
-            bound = self.expr(e.bound, scope, fresh)
-            return f"(({v} := ({bound})), ({self.expr(e.body, {**scope, e.name: v}, fresh)}))[1]"
-        a, b = self.expr(e.a, scope, fresh), self.expr(e.b, scope, fresh)
-        if isinstance(e, Cmp):
-            return f"(({a}) {e.op} ({b}))"
-        if e.op in "/%":
-            return f"I64_{'DIV' if e.op == '/' else 'REM'}({a}, {b})"
-        return f"W(({a}) {e.op} ({b}))"
-
-
-# ---------------------------------------------------------------- generation
-
-# Names of lets: they may shadow the data parameters a b c, never the
-# counters fuel, n, i (which must decrease) or deep's r.
-LET_NAMES = ["x", "y", "z", "t", "u", "a", "b", "c"]
-
-
-class BodyGen:
-    """Random expressions for one function body. divisions: "any" (divisors
-    may be 0), "safe" (never 0) or "none"."""
-
-    def __init__(self, rng, fn, callees, divisions):
-        self.rng, self.fn, self.callees, self.divisions = rng, fn, callees, divisions
-        self.scope = [(p, "I64") for p in fn.params]
-        self.calls_left = 2
-        self.self_calls = 0
-
-    def vars(self, ty):
-        seen, out = set(), []
-        for name, t in reversed(self.scope):
-            if name not in seen:
-                seen.add(name)
-                if t == ty:
-                    out.append(name)
-        return out
-
-    def lit(self):
-        r = self.rng.random()
-        if r < 0.45:
-            return Lit(self.rng.randint(-9, 99))
-        if r < 0.85:
-            return Lit(self.rng.choice(EDGES))
-        return Lit(self.rng.randint(I64_MIN, I64_MAX))
-
-    def pick(self, options):
-        """options: [(weight, thunk)]; runs one chosen by weight."""
-        total = sum(w for w, _ in options if w > 0)
-        x = self.rng.uniform(0, total)
-        for w, f in options:
-            if w > 0:
-                x -= w
-                if x <= 0:
-                    return f()
-        return options[0][1]()
-
-    def i64(self, depth):
-        vs = self.vars("I64")
-        leaf = [(1, self.lit), (4 if vs else 0, lambda: Var(self.rng.choice(vs)))]
-        if depth <= 0:
-            return self.pick(leaf)
-        d = depth - 1
-        return self.pick(leaf + [
-            (4, lambda: Bin(self.rng.choice("+-*"), self.i64(d), self.i64(d))),
-            (1.5 if self.divisions != "none" else 0, lambda: self.division(d)),
-            (2, lambda: If(self.cond(d), self.i64(d), self.i64(d))),
-            (2, lambda: self.let(d, lambda: self.i64(d))),
-            (1.5 if self.calls_left and self.callees else 0, lambda: self.any_call(d)),
-            (3 if self.fn.kind == "fuel" and self.self_calls < 2 else 0, lambda: self.fuel_call(d)),
-        ])
-
-    def division(self, d):
-        """x / y or x % y; y is anything (maybe 0 or -1) unless divisions
-        are "safe": then a literal or `e % k + k + 1`, never 0."""
-        op = self.rng.choice("/%")
-        x = Lit(I64_MIN) if self.rng.random() < 0.1 else self.i64(d)
-        r = self.rng.random()
-        if r < 0.3:
-            y = Lit(self.rng.choice([v for v in EDGES if v] + [3, 7, 10, -3]))
-        elif r < 0.5 or self.divisions == "safe":
-            k = self.rng.randint(1, 9)
-            y = Bin("+", Bin("%", self.i64(d), Lit(k)), Lit(k + 1))
-        else:
-            y = self.i64(d)
-        return Bin(op, x, y)
-
-    def cond(self, depth):
-        """A Bool."""
-        bs = self.vars("Bool")
-        d = max(depth - 1, 0)
-        return self.pick([
-            (6, lambda: Cmp(self.rng.choice(COMPARISONS), self.i64(d), self.i64(d))),
-            (3 if bs else 0, lambda: Var(self.rng.choice(bs))),
-            (1.5, lambda: Cmp(self.rng.choice(["==", "!="]), self.cond(d // 2), self.cond(d // 2))),
-            (0.3, lambda: BoolLit(self.rng.random() < 0.5)),
-            (0.5 if depth else 0, lambda: self.let(d, lambda: self.cond(d))),
-            (0.4 if depth else 0, lambda: If(self.cond(d), self.cond(d), self.cond(d))),
-        ])
-
-    def let(self, depth, body):
-        """`let` around body(); the bound value is an I64 or a Bool, maybe a
-        variable, maybe shadowing a name in scope (with another type too)."""
-        name = self.rng.choice(LET_NAMES)
-        r = self.rng.random()
-        if r < 0.3:
-            ty, bound = "Bool", self.cond(depth)
-        elif r < 0.45 and self.vars("I64"):
-            ty, bound = "I64", Var(self.rng.choice(self.vars("I64")))
-        elif r < 0.5 and self.vars("Bool"):
-            ty, bound = "Bool", Var(self.rng.choice(self.vars("Bool")))
-        else:
-            ty, bound = "I64", self.i64(depth)
-        annot = ty == "I64" and not typed(bound) or self.rng.random() < 0.4
-        self.scope.append((name, ty))
-        e = Let(name, ty, annot, bound, body())
-        self.scope.pop()
-        return e
-
-    def arg(self, bound, depth):
-        """An argument for a parameter: anything, or a counter within ±bound."""
-        if bound is None:
-            return self.i64(depth)
-        if self.rng.random() < 0.4:
-            return Lit(self.rng.randint(-1, bound))
-        return Bin("%", self.i64(depth), Lit(bound + 1))
-
-    def call(self, g, depth):
-        self.calls_left -= 1
-        return Call(g, [self.arg(b, depth) for b in g.bounds])
-
-    def any_call(self, depth):
-        return self.call(self.rng.choice(self.callees), depth)
-
-    def fuel_call(self, depth):
-        self.self_calls += 1
-        counter = Bin("-", Var("fuel"), Lit(self.rng.choice([1, 1, 2])))
-        return Call(self.fn, [counter] + [self.i64(depth) for _ in self.fn.params[1:]])
-
-    def self_call(self, depth, counter):
-        """A call of the function itself with `counter` first: the other
-        arguments are new values or a permutation of the parameters."""
-        self.self_calls += 1
-        rest = self.fn.params[1:]
-        if self.rng.random() < 0.35:
-            vs = self.vars("I64")
-            args = [Var(self.rng.choice(vs)) for _ in rest] if len(vs) < len(rest) else \
-                [Var(v) for v in self.rng.sample(vs, len(rest))]
-        else:
-            args = [self.i64(depth) for _ in rest]
-        return Call(self.fn, [counter] + args)
-
-    def tail(self, depth):
-        """The step of a loop: every path ends in a tail call (mostly of itself)."""
-        d = depth - 1
-        counter = Bin("-", Var("n"), Lit(self.rng.choice([1, 1, 1, 2])))
-        return self.pick([
-            (4 if depth <= 0 else 3, lambda: self.self_call(1, counter)),
-            (2 if depth > 0 else 0, lambda: If(self.cond(d), self.tail(d), self.tail(d))),
-            (1.5 if depth > 0 else 0, lambda: self.let(d, lambda: self.tail(d))),
-            (0.5, lambda: self.i64(1)),
-            (0.5 if self.calls_left and self.callees else 0, lambda: self.any_call(1)),
-        ])
-
-    def body(self):
-        kind = self.fn.kind
-        if kind == "plain":
-            return self.i64(4)
-        if kind == "fuel":
-            stop = self.rng.choice([Cmp("<=", Var("fuel"), Lit(0)), Cmp("<", Var("fuel"), Lit(1)),
-                                    Cmp(">=", Lit(0), Var("fuel"))])
-            self.self_calls = 2                         # none in the base case
-            base = self.i64(2)
-            self.self_calls = 0
-            rec = self.i64(4)
-            if not self.self_calls:
-                rec = Bin(self.rng.choice("+-*"), rec, self.fuel_call(2))
-            return If(stop, base, rec)
-        if kind == "loop":
-            step = self.tail(3)
-            if not self.self_calls:
-                step = If(self.cond(1), self.self_call(1, Bin("-", Var("n"), Lit(1))), step)
-            return If(Cmp("<=", Var("n"), Lit(0)), self.i64(2), step)
-        if kind == "deep":
-            rec = self.self_call(1, Bin("-", Var("n"), Lit(1)))
-            if self.rng.random() < 0.5:
-                self.scope.append(("r", "I64"))
-                step = Let("r", "I64", True, rec, self.i64(3))
-                self.scope.pop()
-            elif self.rng.random() < 0.5:
-                # (`e + deep …` and `e * deep …` are loops with an
-                # accumulator in baseline code: not with "none" divisions,
-                # whose programs must exhaust the stack in every mode run)
-                step = Bin(self.rng.choice("-" if self.divisions == "none" else "+-*"), self.i64(2), rec)
-            else:
-                step = Bin(self.rng.choice("+-*"), rec, self.i64(2))
-            return If(Cmp("<=", Var("n"), Lit(0)), self.i64(2), step)
-        # the driver: drive (i - 1) (a mix of acc and calls of the others)
-        self.calls_left = 4
-        mix = Bin("*", Var("acc"), Lit(31))
-        for g in self.rng.sample(self.callees, min(3, len(self.callees))):
-            mix = Bin(self.rng.choice("+-"), mix, self.call(g, 2))
-        return If(Cmp("<=", Var("i"), Lit(0)), Var("acc"), Call(self.fn, [Bin("-", Var("i"), Lit(1)), mix]))
-
-
-class Program:
-    """Functions (names end in _pN), and `.eval`s with the model's values."""
-
-    def __init__(self):
-        self.fns, self.evals, self.errors = [], [], []
-        self.driver_cost = 1            # model steps per iteration of the driver
-
-    def entries(self, error=None):
-        """The program's text as entries (definitions, then .evals, then the
-        failing .eval `error` if given), each with the output line the model
-        expects (None: prints nothing)."""
-        out = [(fn_text(fn), None) for fn in self.fns]
-        out += [(eval_text(fn, args), f"{v}\n") for fn, args, v in self.evals]
-        if error:
-            out.append((eval_text(error[0], error[1]), None))
-        return out
-
-    def long_eval(self, rng, steps):
-        """A `.eval` of the driver taking about `steps` model steps (not
-        evaluated by the model)."""
-        fn = self.fns[-1]
-        n = max(10, min(10 ** 6, steps // self.driver_cost))
-        return eval_text(fn, [n, rng.choice(EDGES + [rng.randint(-99, 99)])]), None
-
-
-def new_fn(rng, pid, k, kind):
-    """The k-th function of program pid, without its body: the counter first
-    (bounded at call sites), then the data parameters."""
-    if kind == "driver":
-        return Fn(f"drive_p{pid}", kind, ["i", "acc"], [None, None])
-    counter, bound = {"plain": ([], []), "fuel": (["fuel"], [FUEL_BOUND]),
-                      "loop": (["n"], [LOOP_BOUND]), "deep": (["n"], [DEEP_BOUND])}[kind]
-    lo, hi = {"plain": (1, 4), "fuel": (0, 3), "loop": (1, 3), "deep": (0, 2)}[kind]
-    data = ["a", "b", "c", "d"][:rng.randint(lo, hi)]
-    return Fn(f"{kind[0]}{k}_p{pid}", kind, counter + data, bound + [None] * len(data))
-
-
-def eval_args(rng, fn):
-    """Arguments for a direct `.eval` of fn: edge values for the data."""
-    if fn.kind == "driver":
-        return [rng.randint(5, 40), rng.choice(EDGES + [rng.randint(-99, 99)])]
-    args = []
-    for b in fn.bounds:
-        if b is None:
-            args.append(rng.choice(EDGES) if rng.random() < 0.6 else rng.randint(-99, 99))
-        elif fn.kind == "deep" and rng.random() < 0.5:
-            args.append(rng.randint(2000, 20000))
-        else:
-            args.append(rng.randint(-1, b))
-    return args
-
-
-def gen_program(rng, pid, kinds=None, divisions="any"):
-    """A program (divisions: "any", "safe" or "none", see BodyGen). Each
-    function is .eval'd twice and drawn again (up to 20 times) until one of
-    them succeeds in the model; failing .evals are kept in prog.errors as
-    (fn, args, message, call depth)."""
-    prog, model = Program(), Model()
-    if not kinds:
-        kinds = rng.sample(["plain", "plain", "fuel", "loop", "loop", "deep"], rng.randint(3, 5)) + ["driver"]
-    for k, kind in enumerate(kinds):
-        for _attempt in range(20):
-            fn = new_fn(rng, pid, k, kind)
-            fn.body = BodyGen(rng, fn, prog.fns[:], divisions).body()
-            model.add(fn)
-            evals, errors = [], []
-            for _ in range(2):
-                args = eval_args(rng, fn)
-                try:
-                    evals.append((fn, args, model.run(fn, args)))
-                except RunError as ex:
-                    errors.append((fn, args, ex.msg, ex.depth))
-                except OutOfBudget:
-                    pass
-            if evals:
-                break
-        prog.fns.append(fn)
-        prog.evals += evals
-        prog.errors += errors
-        if kind == "driver":
-            prog.driver_cost = model.driver_cost(fn, [1000, rng.randint(-99, 99)])
-    return prog
-
+# ---------------------------------------------------------------- files and runs
 
 def stack_program(rng, pid):
     """A division-free `deep` function alone (it can only fail by exhausting
     the stack), .eval'd shallowly, then STACK_DEPTH deep."""
-    prog = gen_program(rng, pid, kinds=["deep"], divisions="none")
+    prog = first_order.gen_program(rng, pid, loops, kinds=["deep"], divisions="none")
     fn = prog.fns[0]
-    return prog, (fn, [STACK_DEPTH] + eval_args(rng, fn)[1:])
+    return prog, call(fn.name, loops.num(STACK_DEPTH), *loops.eval_args(rng, prog, fn)[1:])
 
-
-# ---------------------------------------------------------------- files and runs
 
 class Case:
     """A file: entries (text, expected stdout line or None) grouped by
@@ -610,24 +100,26 @@ class Case:
         self.name, self.groups, self.modes, self.env, self.error = name, groups, modes, env or {}, error
         self.tail = tail
         self.fns = [fn for p in progs for fn in p.fns]
+        self.globs = {d.name for p in progs for d in p.globs}
 
     def entries(self):
         return [e for g in self.groups for e in g]
 
 
-def batches_and_hot(a, rng, gen_program, fresh, **hot):
-    """a.count ordinary programs in files of a.per_file, and a.hot hot files
-    (first: they take longest) of programs that cannot divide by zero
-    (`hot`: more options of gen_program), then a long run of each driver.
-    The ordinary programs and the files."""
-    ordinary = [gen_program(rng, next(fresh)) for _ in range(a.count)]
+def batches_and_hot(a, rng, variant, fresh, **hot):
+    """a.count ordinary programs of the first-order family's variant in files
+    of a.per_file, and a.hot hot files (first: they take longest) of programs
+    that cannot divide by zero (`hot`: more options of gen_program), then a
+    long run of each driver. The ordinary programs and the files."""
+    ordinary = [first_order.gen_program(rng, next(fresh), variant) for _ in range(a.count)]
     cases = []
     for k in range(0, len(ordinary), a.per_file):
         chunk = ordinary[k:k + a.per_file]
         cases.append(Case(f"batch_{k // a.per_file:03d}", chunk, [p.entries() for p in chunk], list(MODES)))
     for k in range(a.hot):
-        chunk = [gen_program(rng, next(fresh), divisions="safe", **hot) for _ in range(a.per_file)]
-        tail = [p.long_eval(rng, a.hot_steps // len(chunk)) for p in chunk]
+        chunk = [first_order.gen_program(rng, next(fresh), variant, divisions="safe", **hot)
+                 for _ in range(a.per_file)]
+        tail = [p.long_eval(a.hot_steps // len(chunk)) for p in chunk]
         groups = [p.entries() for p in chunk] + [tail]
         cases.insert(k, Case(f"hot_{k}", chunk, groups, list(MODES), tail=True))
     return ordinary, cases
@@ -636,21 +128,21 @@ def batches_and_hot(a, rng, gen_program, fresh, **hot):
 def generate(a, rng):
     """The programs and the files (Cases)."""
     fresh = iter(range(10 ** 6))
-    ordinary, cases = batches_and_hot(a, rng, gen_program, fresh)
+    ordinary, cases = batches_and_hot(a, rng, loops, fresh)
     # Error files: three new programs, then an ordinary program whose error
     # is among the deepest, its failing .eval last.
-    errs = sorted(((e[3], rng.random(), p, e) for p in ordinary for e in p.errors),
+    errs = sorted(((e[2], rng.random(), p, e) for p in ordinary for e in p.errors),
                   key=lambda t: t[:2], reverse=True)
     used = []
-    for _depth, _r, p, (fn, args, msg, depth) in errs:
+    for _depth, _r, p, (c, msg, depth) in errs:
         if len(used) < a.errors and p not in used:
             used.append(p)
-            chunk = [gen_program(rng, next(fresh)) for _ in range(3)]
+            chunk = [first_order.gen_program(rng, next(fresh), loops) for _ in range(3)]
             cases.append(Case(f"error_{len(used) - 1}", chunk + [p],
-                              [q.entries() for q in chunk] + [p.entries((fn, args))], list(MODES),
+                              [q.entries() for q in chunk] + [p.entries(c)], list(MODES),
                               error=(msg, depth)))
     for k in range(a.stacks):
-        q = gen_program(rng, next(fresh))
+        q = first_order.gen_program(rng, next(fresh), loops)
         sp, call = stack_program(rng, next(fresh))
         cases.append(Case(f"stack_{k}", [q, sp], [q.entries(), sp.entries(call)], STACK_MODES,
                           env=STACK_ENV, error=("the program recursed too deeply", None)))
@@ -788,15 +280,8 @@ def coverage(cases, results):
 
 
 def generated(a, generate):
-    """The cases generate(a, rng) makes from seed a.seed, in a thread with a
-    large stack (the model recurses as deep as the programs)."""
-    sys.setrecursionlimit(1_000_000)
-    threading.stack_size(512 << 20)
-    cases = []
-    t = threading.Thread(target=lambda: cases.extend(generate(a, random.Random(a.seed))))
-    t.start()
-    t.join()
-    return cases
+    """The cases generate(a, rng) makes from seed a.seed."""
+    return first_order.deep(lambda: generate(a, Rng(a.seed)))
 
 
 def run_all(a, cases, workdir, t0):
@@ -870,7 +355,7 @@ def main():
             return True
         missing = sorted(set(fns) - covered)
         print(f"FAIL: under 80 % of the functions got baseline code; not: {' '.join(missing[:20])}")
-        print(fn_text(fns[missing[0]]))
+        print(fns[missing[0]].definition().render())
         return False
 
     return run_and_report(a, cases, t0, "thorin_baseline_diff_", covers)

@@ -7,12 +7,15 @@ to the evaluator, which decides and explains a failure exactly as with
 --jit=off. Each file is checked with --jit=off and with the JIT; the outputs
 must be identical, and --jit-stats must say which path each conversion took."""
 import os
-import random
 import re
 import sys
 import tempfile
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 import thorin  # noqa: E402
+from gen import church  # noqa: E402
+from gen.rng import Rng  # noqa: E402
+from gen.terms import call  # noqa: E402
+from gen.ty import Fun, show_ty  # noqa: E402
 
 PRELUDE = """\
 CNat : U = (N : U) → (N → N) → N → N
@@ -67,36 +70,28 @@ def check(exe, path, *args, steps=None):
 
 
 def random_programs(exe, d, count=150, seed=11):
-    """Random closed conversions (numerals, booleans, pairs, functions) with
-    THORIN_CONVERT_STEPS=1, so that every closed conversion goes to the
-    runtime first: accepted and rejected exactly as by --jit=off."""
-    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-    from test_nf_differential import PRELUDE as NF_PRELUDE, Gen
-    rnd = random.Random(seed)
+    """Random closed conversions (numerals, booleans, pairs, functions: the
+    Church family, tests/lib/gen/church.py) with THORIN_CONVERT_STEPS=1, so
+    that every closed conversion goes to the runtime first: accepted and
+    rejected exactly as by --jit=off."""
+    rnd = Rng(seed)
+    prelude = church.prelude_text() + ("Eq : (A : U) → A → A → U = λ A x y. (P : A → U) → P x → P y\n"
+                                       "refl : {A : U} → {x : A} → Eq A x x = λ P px. px\n")
     by_code = equal = 0
     for n in range(count):
-        g = Gen(rnd)
-        kind = rnd.choice(["CNat", "CBool", "Pair", "CNat → CNat"])
-        def term():
-            if kind == "CNat":
-                return g.nat(3, [])
-            if kind == "CBool":
-                return g.bool(3, [])
-            if kind == "Pair":
-                return g.pair(3, [])
-            return f"λ (m : CNat). {g.nat(3, ['m'])}"
-        a = term()
+        g = church.ChurchGen(rnd)
+        ty = rnd.choice([church.CN, church.CB, church.PAIR, Fun(church.CN, church.CN)])
+        a = g.term(ty)
         how = rnd.randrange(3)
         if how == 0:  # the same expression
             b = a
-        elif how == 1 and kind == "CNat":  # equal by commutativity, on closed numerals
+        elif how == 1 and ty == church.CN:  # equal by commutativity, on closed numerals
             x, y = g.nat(2, []), g.nat(2, [])
-            a, b = f"cadd ({x}) ({y})", f"cadd ({y}) ({x})"
+            a, b = call("cadd", x, y), call("cadd", y, x)
         else:  # independent: equal or not
-            b = term()
-        text = (NF_PRELUDE + "Eq : (A : U) → A → A → U = λ A x y. (P : A → U) → P x → P y\n"
-                "refl : {A : U} → {x : A} → Eq A x x = λ P px. px\n"
-                f"a : {kind} = {a}\nb : {kind} = {b}\nconv : Eq ({kind}) a b = refl\n")
+            b = g.term(ty)
+        t = show_ty(ty)
+        text = prelude + f"a : {t} = {a.text()}\nb : {t} = {b.text()}\nconv : Eq ({t}) a b = refl\n"
         path = os.path.join(d, "conv.thorin")
         with open(path, "w") as f:
             f.write(text)

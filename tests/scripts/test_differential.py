@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Differential test of the interpreter against the JIT on random well-typed
-programs (tests/lib/gen.py, fixed seed).
+programs (the typed family of tests/lib/gen, fixed seed).
 
   test_differential.py THORIN [--count N] [--seed S] [--per-file K] [--jobs J] [--keep DIR]
 
@@ -28,7 +28,7 @@ import time
 
 sys.dont_write_bytecode = True          # no __pycache__ in the source tree
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-import gen  # noqa: E402
+from gen import typed_program  # noqa: E402
 import thorin  # noqa: E402
 
 MODES = [
@@ -174,7 +174,7 @@ def main():
     exe = os.path.abspath(a.thorin)
 
     t0 = time.monotonic()
-    progs = gen.generate(a.count, a.seed)
+    progs = typed_program.generate(a.count, a.seed)
     batches = [progs[i:i + a.per_file] for i in range(0, len(progs), a.per_file)]
     nevals = sum(len(p.evals) for p in progs)
     print(f"generated {len(progs)} programs ({nevals} .evals) in {time.monotonic() - t0:.1f} s, "
@@ -188,7 +188,7 @@ def main():
         for b, chunk in enumerate(batches):
             path = os.path.join(workdir, f"batch_{b:03d}.thorin")
             with open(path, "w", encoding="utf-8") as f:
-                f.write(gen.batch_text(chunk))
+                f.write(typed_program.batch_text(chunk))
             with open(path[:-len(".thorin")] + ".expected", "w", encoding="utf-8") as f:
                 f.write("".join(p.expected() for p in chunk))
             paths.append(path)

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""Checks the random-program generator (tests/lib/gen.py) on its own, without
-thorin's builtins:
+"""Checks the typed family of the random-program generator (tests/lib/gen:
+typed.py, typed_program.py, library.py, shadow.py, and the model with its
+conservative semantics) on its own, without thorin's builtins:
 
 1. the operator semantics the expected values rest on (I64 wrapping, C-like
    truncating division, Nat truncation, F64 printing);
@@ -27,9 +28,12 @@ import tempfile
 
 sys.dont_write_bytecode = True          # no __pycache__ in the source tree
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-import gen as G  # noqa: E402
-from gen import (I64, NAT, BOOL, F64, Fun, Pair, Arr, Idx, Church,  # noqa: E402
-                 show_ty, subst, match, tvars_of, uncurry)
+from core_model import I64_MAX, I64_MIN  # noqa: E402
+from gen import library, semantics, typed, typed_program  # noqa: E402
+from gen import terms as G  # noqa: E402
+from gen.model import ArrV, Model, Reject  # noqa: E402
+from gen.ty import (I64, NAT, BOOL, F64, Fun, Pair, Arr, Idx, Church, Ty,  # noqa: E402
+                    fun_type, show_ty, subst, match, tvars_of, uncurry)
 import thorin  # noqa: E402
 
 FAILURES = []
@@ -48,51 +52,51 @@ def check_semantics():
     table = [
         ("/", I, 7, 2, 3), ("/", I, -7, 2, -3), ("/", I, 7, -2, -3), ("/", I, -7, -2, 3),
         ("%", I, 7, 2, 1), ("%", I, -7, 2, -1), ("%", I, 7, -2, 1), ("%", I, -7, -2, -1),
-        ("+", I, G.I64_MAX, 1, G.I64_MIN), ("-", I, G.I64_MIN, 1, G.I64_MAX),
+        ("+", I, I64_MAX, 1, I64_MIN), ("-", I, I64_MIN, 1, I64_MAX),
         ("*", I, 3037000500, 3037000500, -9223372036709301616),
-        ("*", I, G.I64_MAX, G.I64_MAX, 1), ("*", I, 1 << 62, 4, 0), ("-", I, 0, G.I64_MIN, G.I64_MIN),
-        ("/", I, G.I64_MIN, 2, -(1 << 62)), ("%", I, G.I64_MIN, 3, -2), ("/", I, 0, -5, 0),
+        ("*", I, I64_MAX, I64_MAX, 1), ("*", I, 1 << 62, 4, 0), ("-", I, 0, I64_MIN, I64_MIN),
+        ("/", I, I64_MIN, 2, -(1 << 62)), ("%", I, I64_MIN, 3, -2), ("/", I, 0, -5, 0),
         ("-", NAT, 3, 5, 0), ("-", NAT, 5, 3, 2), ("*", NAT, 1 << 64, 1 << 64, 1 << 128),
         ("/", NAT, 7, 2, 3), ("%", NAT, 7, 2, 1), ("+", NAT, (1 << 64) - 1, 1, 1 << 64),
-        ("<", I, -1, 0, True), ("<", NAT, 0, 1, True), (">=", I, G.I64_MIN, G.I64_MAX, False),
+        ("<", I, -1, 0, True), ("<", NAT, 0, 1, True), (">=", I, I64_MIN, I64_MAX, False),
         ("==", BOOL, True, True, True), ("!=", BOOL, True, False, True),
         ("&&", BOOL, True, False, False), ("||", BOOL, False, True, True),
         ("+", F64, 0.5, 0.25, 0.75), ("*", F64, 1.5, 2.0, 3.0), ("/", F64, 3.0, 2.0, 1.5),
     ]
     for op, ty, a, b, want in table:
-        got = G.binop(op, ty, a, b)
+        got = semantics.binop(op, ty.name, a, b)
         if got != want or type(got) is not type(want):
             fail(f"semantics: {a} {op} {b} at {ty.name} = {got!r}, want {want!r}")
     rng = random.Random(7)
     for _ in range(20000):               # C's identities for truncating division
-        a = rng.choice([rng.randint(G.I64_MIN, G.I64_MAX), rng.randint(-100, 100)])
-        b = rng.choice([rng.randint(-100, 100), rng.randint(G.I64_MIN, G.I64_MAX)])
-        if b == 0 or (a == G.I64_MIN and b == -1):
+        a = rng.choice([rng.randint(I64_MIN, I64_MAX), rng.randint(-100, 100)])
+        b = rng.choice([rng.randint(-100, 100), rng.randint(I64_MIN, I64_MAX)])
+        if b == 0 or (a == I64_MIN and b == -1):
             continue
-        q, r = G.binop("/", I, a, b), G.binop("%", I, a, b)
+        q, r = semantics.binop("/", "I64", a, b), semantics.binop("%", "I64", a, b)
         if q * b + r != a or abs(r) >= abs(b) or (r != 0 and (r < 0) != (a < 0)):
             fail(f"semantics: {a} / {b} = {q}, {a} % {b} = {r}")
-        s = G.binop("+", I, a, b)
-        if not (G.I64_MIN <= s <= G.I64_MAX) or (s - a - b) % (1 << 64):
+        s = semantics.binop("+", "I64", a, b)
+        if not (I64_MIN <= s <= I64_MAX) or (s - a - b) % (1 << 64):
             fail(f"semantics: {a} + {b} wraps to {s}")
-    for bad in [("/", I, 1, 0), ("%", NAT, 1, 0), ("/", I, G.I64_MIN, -1)]:
+    for bad in [("/", "I64", 1, 0), ("%", "Nat", 1, 0), ("/", "I64", I64_MIN, -1)]:
         try:
-            G.binop(*bad)
+            semantics.binop(*bad)
             fail(f"semantics: {bad} did not reject")
-        except G.Reject:
+        except Reject:
             pass
     shows = [(2.0, "2.0"), (0.5, "0.5"), (-2.5, "-2.5"), (0.125, "0.125"), (9999.75, "9999.75"),
              (-0.0078125, "-0.0078125"), (0.0, "0.0"), (True, "true"), (-5, "-5"), (12, "12"),
-             ((1, False), "(1, false)"), (G.ArrV([1, -2]), "[1, -2]"), (G.ArrV(), "[]"),
-             (G.ArrV([(1, True)]), "[(1, true)]"), (lambda x: x, "<function>")]
+             ((1, False), "(1, false)"), (ArrV([1, -2]), "[1, -2]"), (ArrV(), "[]"),
+             (ArrV([(1, True)]), "[(1, true)]"), (lambda x: x, "<function>")]
     for v, want in shows:
-        if G.show_value(v) != want:
-            fail(f"show: {v!r} prints {G.show_value(v)!r}, want {want!r}")
+        if typed.show_value(v) != want:
+            fail(f"show: {v!r} prints {typed.show_value(v)!r}, want {want!r}")
     for v in [0.1, 1e20, 10000.0, 1 / 512, -0.0, float("inf"), float("nan")]:
         try:
-            G.show_value(v)
+            typed.show_value(v)
             fail(f"show: F64 {v!r} is printed although its form is not pinned down")
-        except G.Reject:
+        except Reject:
             pass
 
 
@@ -304,7 +308,10 @@ class IndexFn:
         self.f = f
 
     def __getitem__(self, k):
-        return self.f(G.IdxV(-1, k))
+        return self.f(k)
+
+
+BUILTINS = Model(semantics.Conservative())         # has the builtins' values
 
 
 def sx_eval(e, env, glob):
@@ -320,13 +327,13 @@ def sx_eval(e, env, glob):
         if x in glob:
             return glob[x]
         if x == "build":                   # the size may be an (erased) implicit argument
-            return lambda n: lambda f: (G.BUILTIN_VALUES["build"](n)(f) if isinstance(n, int)
+            return lambda n: lambda f: (BUILTINS.lookup("build")(n)(f) if isinstance(n, int)
                                         else IndexFn(f))
-        if x in G.BUILTIN_VALUES:
-            return G.BUILTIN_VALUES[x]
+        if x in semantics.Conservative.prims:
+            return BUILTINS.lookup(x)
         if x == "idx":
-            return lambda k: G.IdxV(-1, k)
-        return G.TYPE                      # a type passed as an argument
+            return lambda k: k
+        return library.TYPE                      # a type passed as an argument
     if k == "num":
         return int(e[1])
     if k == "lam":
@@ -360,12 +367,15 @@ def sx_eval(e, env, glob):
 def check_templates():
     sfx = "_t"
     church = {"nat": Church("nat", "CN" + sfx), "bool": Church("bool", "CB" + sfx), "list": "CL" + sfx}
+    hands = Model(semantics.Conservative())          # runs the templates' Python values
+    env = library.TemplateEnv(hands, sfx)
     hand, text = {}, {}
-    for t in G.TEMPLATES:
+    for t in library.TEMPLATES:
         if t.sig is None:
             continue
         name = t.key + sfx
-        hand[name] = t.value(G.TemplateEnv(hand, sfx))
+        hand[name] = t.value(env)
+        hands.bind(name, hand[name])
         try:
             text[name] = sx_eval(Parser(t.body.replace("@", sfx)).whole(), [], text)
         except (SyntaxError, TypeError) as ex:
@@ -389,7 +399,7 @@ def check_templates():
         if isinstance(ty, Pair):
             return (sample(ty.fst), sample(ty.snd))
         if isinstance(ty, Arr):
-            return G.ArrV(sample(ty.elem) for _ in range(ty.n))
+            return ArrV(sample(ty.elem) for _ in range(ty.n))
         if isinstance(ty, Church):
             if ty.kind == "nat":
                 v = hand["czero" + sfx]
@@ -407,17 +417,17 @@ def check_templates():
     def decode(ty, v):
         if isinstance(ty, Church):
             if ty.kind == "nat":
-                return v(G.TYPE)(lambda k: k + 1)(0)
+                return v(library.TYPE)(lambda k: k + 1)(0)
             if ty.kind == "bool":
-                return v(G.TYPE)(True)(False)
-            return v(G.TYPE)(lambda a: lambda r: [decode(ty.elem, a)] + r)([])
+                return v(library.TYPE)(True)(False)
+            return v(library.TYPE)(lambda a: lambda r: [decode(ty.elem, a)] + r)([])
         if isinstance(ty, Pair):
             return (decode(ty.fst, v[0]), decode(ty.snd, v[1]))
         if isinstance(ty, Arr):
             return [decode(ty.elem, v[i]) for i in range(ty.n)]
         return v
 
-    for t in G.TEMPLATES:
+    for t in library.TEMPLATES:
         if t.sig is None:
             continue
         name = t.key + sfx
@@ -429,14 +439,17 @@ def check_templates():
                 args = [sample(p) for p in params]
             except KeyError:
                 continue
-            G.Fuel.left = 10 ** 6
-            a, b = hand[name], text.get(name)
-            if b is None:
+            if name not in text:
                 break
-            for x in args:
-                a, b = a(x), b(x)
-            if decode(res, a) != decode(res, b):
-                fail(f"template {t.key}: Python value {decode(res, a)!r}, its text {decode(res, b)!r}")
+
+            def both():
+                a, b = hand[name], text[name]
+                for x in args:
+                    a, b = a(x), b(x)
+                return decode(res, a), decode(res, b)
+            a, b = hands.run(both, 10 ** 6)
+            if a != b:
+                fail(f"template {t.key}: Python value {a!r}, its text {b!r}")
                 break
             tested += 1
         if tested == 0:
@@ -455,17 +468,17 @@ ARITH = {"+", "-", "*", "/", "%"}
 
 
 class Checker:
-    """Bidirectional checking with the conservative rules of gen.py.
+    """Bidirectional checking with the conservative rules of gen/typed.py.
     A scheme is (type parameters, type); locals are monomorphic."""
 
     def __init__(self, defs):
         self.schemes = {}
-        for g in G._builtin_globals():
-            self.schemes[g.name] = (g.tparams, G.fun_type(g.params, g.res))
+        for g in library.builtin_globals():
+            self.schemes[g.name] = (g.tparams, fun_type(g.params, g.res))
         for n, t in CONVERSIONS.items():
             self.schemes[n] = ([], t)
         for d in defs:
-            if d.ty is not None:
+            if isinstance(d.ty, Ty):                 # (not a type definition)
                 self.schemes[d.name] = (d.tparams, d.ty)
 
     def err(self, node, msg):
@@ -507,7 +520,7 @@ class Checker:
             return Idx(n.n)
         if isinstance(n, G.Lam) and all(t is not None for _, t in n.binders):
             sc2 = dict(sc, **{x: t for x, t in n.binders})
-            return G.fun_type([t for _, t in n.binders], self.infer(n.body, sc2))
+            return fun_type([t for _, t in n.binders], self.infer(n.body, sc2))
         self.err(n, f"{type(n).__name__} in infer position")
 
     def check(self, n, ty, sc):
@@ -535,7 +548,7 @@ class Checker:
             self.check(n.then, ty, sc)
             return self.check(n.els, ty, sc)
         if isinstance(n, G.Lit) and n.ty == I64:
-            if ty != I64 or not (G.I64_MIN < n.value <= G.I64_MAX):
+            if ty != I64 or not (I64_MIN < n.value <= I64_MAX):
                 self.err(n, f"I64 literal against {show_ty(ty)}")
             return
         if isinstance(n, G.IdxLit):
@@ -618,8 +631,8 @@ class Checker:
 
 
 def check_programs(count, seed):
-    progs = G.generate(count, seed)
-    again = G.generate(min(count, 100), seed)
+    progs = typed_program.generate(count, seed)
+    again = typed_program.generate(min(count, 100), seed)
     for p, q in zip(progs, again):
         if p.text() != q.text() or p.expected() != q.expected():
             fail(f"program {p.pid}: generation is not deterministic")
@@ -633,7 +646,7 @@ def check_programs(count, seed):
             names.add(d.name)
             if not d.name.endswith(f"_p{p.pid}"):
                 fail(f"program {p.pid}: name {d.name} without the program's suffix")
-            if not isinstance(d.body, G.Node):
+            if isinstance(d.body, G.Raw):            # a library template
                 continue
             roundtrip(p, d.body)
             try:
@@ -684,7 +697,7 @@ def check_shadow(exe, progs, per_file=50):
             chunk = progs[b:b + per_file]
             path = os.path.join(d, f"shadow_{b // per_file:03d}.thorin")
             with open(path, "w", encoding="utf-8") as f:
-                f.write(G.batch_text(chunk, shadow=True))
+                f.write(typed_program.batch_text(chunk, shadow=True))
             r = thorin.run(exe, "check", os.path.basename(path), cwd=d, merge=True, timeout=300)
             out = r.out
             if r.code != 0:

@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
 """Differential test of the specializer: filters never change what a program
-computes. Random well-typed programs (tests/lib/gen.py, fixed seed) get
-partial-evaluation filters put on their definitions and λs at random —
-`@(?x)` on one parameter, `@(?x && ?y)`, `@` (always) — and must print
-exactly what the generator computed for the unfiltered program, in the
-interpreter and with every function compiled, with exit status 0.
+computes. Random well-typed programs (the typed family of tests/lib/gen,
+fixed seed) get partial-evaluation filters put on their definitions and λs
+at random — `@(?x)` on one parameter, `@(?x && ?y)`, `@` (always) — and
+must print exactly what the generator computed for the unfiltered program,
+in the interpreter and with every function compiled, with exit status 0.
 
   test_pe_differential.py THORIN [--count N] [--seed S] [--per-file K]
 
@@ -22,7 +22,7 @@ import tempfile
 
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-import gen  # noqa: E402
+from gen import typed_program  # noqa: E402
 import thorin  # noqa: E402
 
 MODES = [["--jit=off"], ["--jit=eager"]]
@@ -75,13 +75,13 @@ def main():
     a = ap.parse_args()
     exe = os.path.abspath(a.thorin)
     rng = random.Random(a.seed)
-    progs = gen.generate(a.count, a.seed)
+    progs = typed_program.generate(a.count, a.seed)
     filters = 0
     with tempfile.TemporaryDirectory() as d:
         jobs = []
         for b in range(0, len(progs), a.per_file):
             chunk = progs[b:b + a.per_file]
-            text = filtered(gen.batch_text(chunk), rng)
+            text = filtered(typed_program.batch_text(chunk), rng)
             filters += text.count("@")
             path = os.path.join(d, f"batch_{b // a.per_file:03d}.thorin")
             with open(path, "w", encoding="utf-8") as f:

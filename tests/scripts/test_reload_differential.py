@@ -5,28 +5,25 @@ exactly what a fresh `thorin main.thorin` of the edited files shows.
   test_reload_differential.py THORIN [--seed S] [--programs P] [--rounds R] [--only P]
                                      [--keep DIR] [--verbose] [--strict-hints]
 
-Random programs. Small programs in three files (main.thorin `.import`s
-lib.thorin, which mostly `.import`s util.thorin; main sometimes imports util
-too) over builtin data are generated with a fixed seed: literal definitions,
-functions, recursive functions with signatures (applied to small literals
-only, so everything terminates whatever the edits do), functions of two
-arguments, implicit arguments (`myid`, `twice`, the prelude's `id`
-redefined), type synonyms (`Num : U = Nat`), strings, `not` redefined,
-proofs by `refl` that run recursive functions during elaboration
-(`pf : Eq (fact 4) 24 = refl`), divisions by literals (a literal edit can
-make them divide by zero: located run-time errors), shadowing, `.eval`,
-`.nf` and `.check`. Some programs also get a long definition (`big`, 3000
-terms) that uses another one, so re-checking it makes garbage and some
-reloads are full ones (`re-checked all N definitions`). Each program is then
-edited R times: a literal changed, a type changed (to an equivalent one, or
-to one that breaks the definition or its users), a definition deleted,
-inserted (sometimes shadowing a name above its users), copied (the same
-text twice), moved (also to another file), renamed or reformatted (one line
-/ `= body` on a continuation line / signature, then definition), an
-`.import` removed, added, moved or made cyclic, a syntax error introduced
-(and fixed the next round), only directives, comments or blank lines
-changed, or an earlier version restored; after a failed version, the next
-edit mostly starts again from the last good one.
+Random programs (the multi-file family, tests/lib/gen/multifile.py, fixed
+seed; its docstring lists what they define): small programs in three files
+that import each other, over builtin data — literals, functions of one and
+two arguments, recursive functions, implicit arguments, type synonyms,
+strings, `not` redefined, proofs by `refl` that run recursive functions
+during elaboration, divisions by literals (a literal edit can make them
+divide by zero: located run-time errors), shadowing, `.eval`; some programs
+also get a long definition (`big`, 3000 terms) that uses another one, so
+re-checking it makes garbage and some reloads are full ones (`re-checked all
+N definitions`). Each program is then edited R times: a literal changed, a
+type changed (to an equivalent one, or to one that breaks the definition or
+its users), a definition deleted, inserted (sometimes shadowing a name above
+its users), copied (the same text twice), moved (also to another file),
+renamed or reformatted (one line / `= body` on a continuation line /
+signature, then definition), an `.import` removed, added, moved or made
+cyclic, a syntax error introduced (and fixed the next round), only
+directives (`.eval`, `.nf`, `.check`), comments or blank lines changed, or
+an earlier version restored; after a failed version, the next edit mostly
+starts again from the last good one.
 
 One REPL process (`thorin main.thorin`) lives through all the edits of a
 program (odd-numbered programs run both sides with `--jit-threshold 2`, so
@@ -47,9 +44,12 @@ the same files gets the same commands. Then:
     changed, or the last good files restored), the summary must say
     `no changes; re-checked 0 of M` (or be a full reload).
 Metavariable numbers are renumbered in order of appearance before comparing
-(a reload allocates new ones). Unless --strict-hints, the name in a
-`did you mean 'x'?` hint is not compared: among equally close names the hint
-picks one by an order that depends on the session's history.
+(a reload allocates new ones), and an error in a command is compared
+without its line number (`<interactive>:N`: a long session and a fresh
+process number the lines typed at the prompt differently). Unless
+--strict-hints, the name in a `did you mean 'x'?` hint is not compared:
+among equally close names the hint picks one by an order that depends on
+the session's history.
 
 Directed scenarios (SCENARIOS) run first, the same way, with fixed files and
 commands (regressions, shadowing through imports, a deleted import, compiled
@@ -64,7 +64,6 @@ import argparse
 import copy
 import os
 import queue
-import random
 import re
 import sys
 import tempfile
@@ -72,6 +71,12 @@ import threading
 import time
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 import thorin  # noqa: E402
+from gen.entries import ONE_LINE, Def, Directive, Line, file_text  # noqa: E402
+from gen.multifile import (DIRECTIVES, FILES, KIND, POOLS, MultiFileGen, RecDef, defs, is_import,  # noqa: E402
+                           kind, load_order)
+from gen.rng import Rng  # noqa: E402
+from gen.terms import L_OPEN, Raw, free_names, lits  # noqa: E402
+from gen.ty import BOOL  # noqa: E402
 
 SEED = 20261122
 PROGRAMS = 6
@@ -83,444 +88,8 @@ SUMMARY = re.compile(r"^reloaded (\S+): (.*?)re-checked (?:(\d+) of (\d+)|all (\
                      r"[0-9.]+(?:µs|ms|s)$")
 DIAG = re.compile(r"^\S+:\d+:\d+: error: ")
 
-# ---------------------------------------------------------------- terms
-
-
-class Node:
-    atomic = False
-
-    def lits(self):
-        return []
-
-    def names(self):
-        return set()
-
-
-class Lit(Node):
-    """An editable literal (a Nat, or a Bool when boolean)."""
-    atomic = True
-
-    def __init__(self, value, boolean=False):
-        self.value, self.boolean = value, boolean
-
-    def render(self):
-        return ("true" if self.value else "false") if self.boolean else str(self.value)
-
-    def lits(self):
-        return [self]
-
-
-class Raw(Node):
-    """Fixed text (not edited by literal edits)."""
-
-    def __init__(self, text, atomic=True, names=()):
-        self.text, self.atomic, self._names = text, atomic, set(names)
-
-    def render(self):
-        return self.text
-
-    def names(self):
-        return set(self._names)
-
-
-class Var(Raw):
-    def __init__(self, name):
-        super().__init__(name, True, [name])
-
-
-def par(n):
-    return n.render() if n.atomic else f"({n.render()})"
-
-
-class App(Node):
-    def __init__(self, fn, *args):
-        self.fn, self.args = fn, list(args)
-
-    def render(self):
-        return " ".join([par(self.fn)] + [par(a) for a in self.args])
-
-    def lits(self):
-        return self.fn.lits() + [l for a in self.args for l in a.lits()]
-
-    def names(self):
-        return self.fn.names().union(*[a.names() for a in self.args])
-
-
-class Bin(Node):
-    def __init__(self, op, l, r):
-        self.op, self.l, self.r = op, l, r
-
-    def render(self):
-        return f"{par(self.l)} {self.op} {par(self.r)}"
-
-    def lits(self):
-        return self.l.lits() + self.r.lits()
-
-    def names(self):
-        return self.l.names() | self.r.names()
-
-
-class If(Node):
-    def __init__(self, c, t, e):
-        self.c, self.t, self.e = c, t, e
-
-    def render(self):
-        return f"if {self.c.render()} then {self.t.render()} else {self.e.render()}"
-
-    def lits(self):
-        return self.c.lits() + self.t.lits() + self.e.lits()
-
-    def names(self):
-        return self.c.names() | self.t.names() | self.e.names()
-
-
-class Lam(Node):
-    def __init__(self, params, body):
-        self.params, self.body = params, body
-
-    def render(self):
-        return f"λ {' '.join(self.params)}. {self.body.render()}"
-
-    def lits(self):
-        return self.body.lits()
-
-    def names(self):
-        return self.body.names() - set(self.params)
-
-
-# ---------------------------------------------------------------- programs
-
-# Every name has one kind for the whole test, so a shadowing definition has
-# the same kind as what it shadows (recursive functions are only ever applied
-# to small literals, whatever a name comes to mean).
-POOLS = {
-    "N": ["a", "b", "c", "d", "k", "m"],
-    "B": ["ok", "flag"],
-    "F": ["f", "inc", "dbl"],
-    "R": ["g", "fact", "tri"],
-    "F2": ["h", "add2"],
-    "T": ["Num", "Cnt"],
-    "P1": ["myid", "id"],
-    "P2": ["twice"],
-    "S": ["s", "msg"],
-    "Q": ["pf", "pf2", "pf3"],
-    "NB": ["not", "neg"],
-}
-KIND = {n: k for k, ns in POOLS.items() for n in ns}
-KIND.update({"Eq": "EQ", "refl": "REFL", "big": "N"})
-PRELUDE = {"id": "P1", "not": "NB"}      # prelude and core names the generator uses
-
-
-class Def:
-    def __init__(self, name, ty, body, fmt=0, rspec=None):
-        self.name, self.ty, self.body, self.fmt = name, ty, body, fmt
-        self.rspec = rspec          # (base Lit, combinator, Lit) of a recursive function
-
-    @property
-    def kind(self):
-        return KIND[self.name]
-
-    def render(self):
-        ty, body = self.ty.render(), self.body.render()
-        if self.fmt == 1:
-            return f"{self.name} : {ty}\n  = {body}"
-        if self.fmt == 2:
-            return f"{self.name} : {ty}\n{self.name} = {body}"
-        return f"{self.name} : {ty} = {body}"
-
-    def lits(self):
-        return self.ty.lits() + self.body.lits()
-
-
-DIRECTIVES = [".eval", ".eval", ".eval", ".nf", ".check"]
-
-
-class Eval:
-    """A directive: .eval (mostly), .nf or .check."""
-
-    def __init__(self, expr, directive=".eval"):
-        self.expr, self.directive = expr, directive
-
-    def render(self):
-        return f"{self.directive} {self.expr.render()}"
-
-    def lits(self):
-        return self.expr.lits()
-
-
-class Line:
-    """A comment, a blank line, .import lib, or broken text."""
-
-    def __init__(self, text):
-        self.text = text
-
-    def render(self):
-        return self.text
-
-    def lits(self):
-        return []
-
-
-FILES = ["main", "lib", "util"]
-
-
-def is_import(e):
-    """The file an `.import` line imports, else None."""
-    return e.text[len(".import "):] if isinstance(e, Line) and e.text.startswith(".import ") else None
-
-
-def load_order(state):
-    """The files a load of main.thorin reads, in order (each once)."""
-    order = []
-
-    def load(f):
-        order.append(f)
-        for e in state[f] or []:
-            t = is_import(e)
-            if t and t not in order:
-                load(t)
-    load("main")
-    return order
-
-
-def render_file(entries):
-    return "".join(e.render() + "\n" for e in entries)
-
-
-def r_value(d, n):
-    """The value of recursive function d at n, computed here."""
-    base, comb, lit = d.rspec
-    v = base.value
-    for i in range(1, n + 1):
-        v = {"mul": i * v, "add": v + lit.value, "lin": i + v * lit.value}[comb]
-    return v
-
-
-def recursive(name, base, comb, lit, fmt=0):
-    """name : Nat → Nat = λ n. if n == 0 then base else (a step by comb, calling name on n - 1)."""
-    rec = App(Var(name), Raw("n - 1", atomic=False, names=["n"]))
-    step = {"mul": Bin("*", Var("n"), rec), "add": Bin("+", rec, lit),
-            "lin": Bin("+", Var("n"), Bin("*", rec, lit))}[comb]
-    body = Lam(["n"], If(Raw("n == 0", atomic=False, names=["n"]), base, step))
-    return Def(name, Raw("Nat → Nat"), body, fmt, rspec=(base, comb, lit))
-
-
-class Gen:
-    def __init__(self, rng):
-        self.rng = rng
-
-    # -- scope
-    @staticmethod
-    def env_at(state, fname, pos):
-        """name -> Def (or kind string for prelude names) visible before entry pos of file fname
-        when main.thorin is loaded (an imported file sees what is in scope where it is imported)."""
-        env, loaded, found = dict(PRELUDE), set(), []
-
-        def load(f):
-            loaded.add(f)
-            for i, e in enumerate(state[f] + [None]):
-                if f == fname and i == pos and not found:
-                    found.append(dict(env))
-                if isinstance(e, Def):
-                    env[e.name] = e
-                elif e is not None and is_import(e) and is_import(e) not in loaded:
-                    load(is_import(e))
-        load("main")
-        if not found:               # (a file that is not loaded: its own scope)
-            env, loaded = dict(PRELUDE), set()
-            load(fname)
-        return found[0] if found else env
-
-    @staticmethod
-    def kind_of(v):
-        return v if isinstance(v, str) else v.kind
-
-    def names_of(self, env, *kinds):
-        return sorted(n for n, v in env.items() if self.kind_of(v) in kinds)
-
-    # -- expressions
-    def nat(self, env, locs, d=0):
-        r = self.rng
-        opts = [("lit", 3)]
-        if locs:
-            opts.append(("loc", 4))
-        if self.names_of(env, "N"):
-            opts.append(("var", 3))
-        if d < 2:
-            for kind, w in (("F", 2), ("R", 2), ("F2", 1), ("P1", 1), ("P2", 1), ("S", 1)):
-                if self.names_of(env, kind):
-                    opts.append((kind, w))
-            opts += [("+", 2), ("-", 1), ("*", 2), ("if", 1), ("/", 1), ("%", 1)]
-        what = r.choices([o for o, _ in opts], [w for _, w in opts])[0]
-        if what == "lit":
-            return Lit(r.randint(0, 12))
-        if what == "loc":
-            return Var(r.choice(locs))
-        if what == "var":
-            return Var(r.choice(self.names_of(env, "N")))
-        if what == "F":
-            return App(Var(r.choice(self.names_of(env, "F"))), self.nat(env, locs, d + 1))
-        if what == "R":
-            return App(Var(r.choice(self.names_of(env, "R"))), Lit(r.randint(0, 8)))
-        if what == "F2":
-            return App(Var(r.choice(self.names_of(env, "F2"))), self.nat(env, locs, d + 1),
-                       self.nat(env, locs, d + 1))
-        if what == "P1":
-            return App(Var(r.choice(self.names_of(env, "P1"))), self.nat(env, locs, d + 1))
-        if what == "P2":
-            fs = self.names_of(env, "F")
-            fn = Var(r.choice(fs)) if fs and r.random() < 0.6 else \
-                Lam(["x"], Bin("+", Var("x"), Lit(r.randint(1, 5))))
-            return App(Var(r.choice(self.names_of(env, "P2"))), fn, self.nat(env, locs, d + 1))
-        if what == "S":
-            return App(Var("strLen"), Var(r.choice(self.names_of(env, "S"))))
-        if what == "if":
-            return If(self.bool(env, locs, d + 1), self.nat(env, locs, d + 1), self.nat(env, locs, d + 1))
-        if what == "*":                 # (by a literal only: values stay small)
-            return Bin("*", self.nat(env, locs, d + 1), Lit(r.randint(0, 5)))
-        if what in ("/", "%"):          # (a literal edit may make it a division by zero)
-            return Bin(what, self.nat(env, locs, d + 1), Lit(r.randint(1, 5)))
-        return Bin(what, self.nat(env, locs, d + 1), self.nat(env, locs, d + 1))
-
-    def bool(self, env, locs, d=0):
-        r = self.rng
-        opts = ["lit", "cmp", "cmp"]
-        if self.names_of(env, "B"):
-            opts.append("var")
-        if d < 2:
-            opts += ["and"] + ["not"] * bool(self.names_of(env, "NB"))
-        what = r.choice(opts)
-        if what == "lit":
-            return Lit(r.random() < 0.5, boolean=True)
-        if what == "var":
-            return Var(r.choice(self.names_of(env, "B")))
-        if what == "not":
-            return App(Var(r.choice(self.names_of(env, "NB"))), self.bool(env, locs, d + 1))
-        if what == "and":
-            return Bin(r.choice(["&&", "||"]), self.bool(env, locs, d + 1), self.bool(env, locs, d + 1))
-        return Bin(r.choice(["==", "<", "<=", "!="]), self.nat(env, locs, d + 1), self.nat(env, locs, d + 1))
-
-    def string(self, env, d=0):
-        r = self.rng
-        if self.names_of(env, "S") and r.random() < 0.4:
-            return App(Var("strCat"), Var(r.choice(self.names_of(env, "S"))), Raw('"!"'))
-        return App(Var("strCat"), Raw(r.choice(['"n="', '"ab"', '""'])),
-                   App(Var("natToString"), self.nat(env, [], d + 1)))
-
-    def expr(self, env):
-        x = self.rng.random()
-        if x < 0.7:
-            return self.nat(env, [])
-        if x < 0.9:
-            return self.bool(env, [])
-        return self.string(env)
-
-    # -- definitions
-    def nat_type(self, env):
-        ts = self.names_of(env, "T")
-        return Raw(self.rng.choice(ts)) if ts and self.rng.random() < 0.3 else Raw("Nat")
-
-    def definition(self, name, env):
-        """A new definition of name, its body in env (name itself is not in scope for it)."""
-        r, kind = self.rng, KIND[name]
-        env = {n: v for n, v in env.items() if n != name}
-        fmt = r.choices([0, 1, 2], [6, 1, 1])[0]
-        if kind == "N":
-            body = Lit(r.randint(0, 12)) if r.random() < 0.35 else self.nat(env, [])
-            return Def(name, self.nat_type(env), body, fmt)
-        if kind == "B":
-            return Def(name, Raw("Bool"), self.bool(env, []), fmt)
-        if kind == "F":
-            ty = r.choice(["Nat → Nat", "(n : Nat) → Nat"])
-            return Def(name, Raw(ty), Lam(["n"], self.nat(env, ["n"])), fmt)
-        if kind == "F2":
-            return Def(name, Raw("Nat → Nat → Nat"), Lam(["x", "y"], self.nat(env, ["x", "y"])), fmt)
-        if kind == "R":
-            return recursive(name, Lit(r.randint(0, 3)), r.choice(["mul", "add", "lin"]),
-                             Lit(r.randint(1, 3)), fmt)
-        if kind == "T":
-            return Def(name, Raw("U"), Raw("Nat"), fmt)
-        if kind == "P1":
-            return Def(name, Raw("{A : U} → A → A"), Raw("λ x. x", atomic=False), fmt)
-        if kind == "P2":
-            return Def(name, Raw("{A : U} → (A → A) → A → A"), Raw("λ f x. f (f x)", atomic=False), fmt)
-        if kind == "S":
-            return Def(name, Raw("String"), self.string(env), fmt)
-        if kind == "Q":
-            return self.proof(name, env, fmt)
-        if kind == "NB":
-            body = r.choice([Raw("λ b. if b then false else true", atomic=False), Raw("λ b. b", atomic=False),
-                             Lam(["b"], Bin("&&", Var("b"), Lit(r.random() < 0.5, boolean=True)))])
-            return Def(name, Raw("Bool → Bool"), body, fmt)
-        raise ValueError(name)
-
-    def new_kind(self, env, kinds):
-        """A kind for a new definition (proofs only where Eq and refl are in scope)."""
-        ok = [k for k in kinds if k != "Q" or ("Eq" in env and "refl" in env)]
-        return self.rng.choice(ok)
-
-    def proof(self, name, env, fmt):
-        r = self.rng
-        opts = ["plus0"]
-        rs = [v for v in env.values() if isinstance(v, Def) and v.rspec]
-        ns = [v for v in env.values() if isinstance(v, Def) and v.kind == "N" and isinstance(v.body, Lit)]
-        fs = self.names_of(env, "F")
-        opts += ["rec"] * 3 * bool(rs) + ["lit"] * 2 * bool(ns) + ["same"] * bool(fs)
-        what = r.choice(opts)
-        eq = Var("Eq")
-        if what == "rec":
-            d = r.choice(rs)
-            n = r.randint(0, 6)
-            ty = App(eq, App(Var(d.name), Lit(n)), Lit(r_value(d, n)))
-        elif what == "lit":
-            d = r.choice(ns)
-            ty = App(eq, Var(d.name), Lit(d.body.value))
-        elif what == "same":
-            f, n = r.choice(fs), r.randint(0, 9)
-            ty = App(eq, App(Var(f), Lit(n)), App(Var(f), Lit(n)))
-        else:
-            return Def(name, Raw("(n : Nat) → Eq (n + 0) n", atomic=False, names=["Eq"]),
-                       Raw("λ n. refl", atomic=False, names=["refl"]), fmt)
-        return Def(name, ty, Var("refl"), fmt)
-
-    def program(self, big=False):
-        r = self.rng
-        lib = [Line(".import util")] if r.random() < 0.8 else []
-        lib += [Def("Eq", Raw("{A : U} → A → A → U"),
-                    Raw("λ {A} x y. (P : A → U) → P x → P y", atomic=False)),
-                Def("refl", Raw("{A : U} {x : A} → Eq x x", names=["Eq"]), Raw("λ P px. px", atomic=False))]
-        state = {"main": [Line(".import lib")], "lib": lib, "util": []}
-        if r.random() < 0.3:
-            state["main"].insert(r.randint(0, 1), Line(".import util"))
-        for fname, count in (("util", r.randint(2, 3)), ("lib", r.randint(3, 5)), ("main", r.randint(6, 9))):
-            for _ in range(count):
-                entries = state[fname]
-                env = self.env_at(state, fname, len(entries))
-                kind = self.new_kind(env, ["N", "N", "N", "F", "F", "R", "R", "F2", "B", "T", "P1", "P2", "S",
-                                           "Q", "NB"])
-                name = r.choice(POOLS[kind])
-                entries.append(self.definition(name, env))
-                if fname == "main" and r.random() < 0.3:
-                    entries.append(Eval(self.expr(self.env_at(state, "main", len(entries)))))
-        state["main"].append(Eval(self.expr(self.env_at(state, "main", len(state["main"])))))
-        if big:
-            # A long definition that uses another one: re-checking it again and again makes
-            # garbage, and a reload that finds enough of it is a full one.
-            es = state["main"]
-            j = next((i + 1 for i, e in enumerate(es) if isinstance(e, Def) and e.kind == "N"), len(es))
-            env = self.env_at(state, "main", j)
-            uses = self.names_of(env, "N") or ["0"]
-            es.insert(j, Def("big", Raw("Nat"), Bin("+", Var(r.choice(uses)), Raw(
-                " + ".join(str(r.randint(0, 9)) for _ in range(3000)), atomic=False))))
-        return state
-
 
 # ---------------------------------------------------------------- edits
-
-def defs(state, fname=None):
-    return [(f, i, e) for f in (FILES if fname is None else [fname])
-            for i, e in enumerate(state[f] or []) if isinstance(e, Def)]
-
 
 def skeleton(state):
     """What a reload compares: the loaded files' definitions' texts and where the imports are
@@ -566,20 +135,20 @@ class Editor:
                 return desc
 
     def op_lit(self, state, history):
-        cands = [(f, e, l) for f in FILES for e in state[f] for l in e.lits()]
+        cands = [(f, e, l) for f in FILES for e in state[f] for t in e.terms() for l in lits(t)]
         if not cands:
             return None
         f, e, l = self.rng.choice(cands)
         old = l.value
-        was = l.render()
-        if l.boolean:
+        was = l.text()
+        if l.ty == BOOL:
             l.value = not l.value
         else:
             while l.value == old:
                 l.value = max(0, old + self.rng.choice([-2, -1, 1, 1, 2, 5])) if self.rng.random() < 0.7 \
                     else self.rng.randint(0, 15)
         what = f"definition {e.name}" if isinstance(e, Def) else "an .eval"
-        return f"{f}: literal {was} -> {l.render()} in {what}"
+        return f"{f}: literal {was} -> {l.text()} in {what}"
 
     TYPES = {
         "N": ["Nat", "I64", "Bool", "String"],
@@ -598,21 +167,21 @@ class Editor:
     }
 
     def op_type(self, state, history):
-        cands = [(f, e) for f, _, e in defs(state) if e.kind in self.TYPES]
+        cands = [(f, e) for f, _, e in defs(state) if kind(e) in self.TYPES]
         if not cands:
             return None
         f, d = self.rng.choice(cands)
-        if d.kind == "T":          # a type synonym: change what it means
-            new = self.rng.choice([t for t in ["Nat", "Bool", "I64", "String"] if t != d.body.render()])
+        if kind(d) == "T":         # a type synonym: change what it means
+            new = self.rng.choice([t for t in ["Nat", "Bool", "I64", "String"] if t != d.body.text()])
             d.body = Raw(new)
             return f"{f}: {d.name} : U = {new}"
-        types = [t for t in self.TYPES[d.kind] if t != d.ty.render()]
-        if d.kind == "N":
+        types = [t for t in self.TYPES[kind(d)] if t != d.ty.text()]
+        if kind(d) == "N":
             types += self.gen.names_of(self.gen.env_at(state, f, state[f].index(d)), "T")
         if not types:
             return None
         new = self.rng.choice(types)
-        d.ty = Raw(new, atomic=False, names=[new] if new in KIND else [])
+        d.ty = Raw(new, L_OPEN, names=[new] if new in KIND else [])
         return f"{f}: type of {d.name} -> {new}"
 
     def op_delete(self, state, history):
@@ -639,10 +208,10 @@ class Editor:
         for f in FILES:
             es = state[f]
             for i, e in enumerate(es):
-                if not isinstance(e, Def) or e.kind in ("EQ", "REFL"):
+                if not isinstance(e, Def) or kind(e) in ("EQ", "REFL"):
                     continue
                 users = [j for j in range(i + 1, len(es))
-                         if isinstance(es[j], (Def, Eval)) and e.name in node_names(es[j])]
+                         if isinstance(es[j], (Def, Directive)) and e.name in node_names(es[j])]
                 if users:
                     cands.append((f, e.name, self.rng.randint(i + 1, users[0])))
         if not cands:
@@ -684,14 +253,14 @@ class Editor:
         f = self.pick_file()
         es = state[f]
         x = r.random()
-        evals = [i for i, e in enumerate(es) if isinstance(e, Eval)]
+        evals = [i for i, e in enumerate(es) if isinstance(e, Directive)]
         if x < 0.3 and evals:
             del es[r.choice(evals)]
             return f"{f}: delete an .eval"
         if x < 0.6:
             j = r.randint(0, len(es))
-            es.insert(j, Eval(self.gen.expr(self.gen.env_at(state, f, j)), r.choice(DIRECTIVES)))
-            return f"{f}: add {es[j].directive} at line {line_of(state, f, j)}"
+            es.insert(j, Directive(self.gen.expr(self.gen.env_at(state, f, j)), r.choice(DIRECTIVES)))
+            return f"{f}: add {es[j].word} at line {line_of(state, f, j)}"
         j = r.randint(0, len(es))
         es.insert(j, Line(r.choice(["", "-- a comment", "-- λ x. x = (", ""])))
         return f"{f}: add a comment or blank line at line {line_of(state, f, j)}"
@@ -704,7 +273,7 @@ class Editor:
         if ds and r.random() < 0.5:
             _, i, d = r.choice(ds)
             nd = copy.copy(d)
-            nd.body = Raw(d.body.render() + r.choice([" +", " (", " )", " λ"]), atomic=False)
+            nd.body = Raw(d.body.text() + r.choice([" +", " (", " )", " λ"]), L_OPEN)
             state[f][i] = nd
             return f"{f}: syntax error in {d.name}"
         j = r.randint(0, len(state[f]))
@@ -731,17 +300,16 @@ class Editor:
         return f"{f}: reformat {d.name} ({['one line', 'continuation', 'signature, then definition'][d.fmt]})"
 
     def op_rename(self, state, history):
-        ds = [(f, i, d) for f, i, d in defs(state) if len(POOLS.get(d.kind, [])) > 1]
+        ds = [(f, i, d) for f, i, d in defs(state) if len(POOLS.get(kind(d), [])) > 1]
         if not ds:
             return None
         f, i, d = self.rng.choice(ds)
-        new = self.rng.choice([n for n in POOLS[d.kind] if n != d.name])
+        new = self.rng.choice([n for n in POOLS[kind(d)] if n != d.name])
         if new in node_names(d):
             return None            # (it would call itself)
         nd = copy.deepcopy(d)
-        if nd.rspec:               # a recursive function calls itself under its new name
-            base, comb, lit = nd.rspec
-            nd = recursive(new, base, comb, lit, nd.fmt)
+        if isinstance(nd, RecDef):  # a recursive function calls itself under its new name
+            nd = RecDef(new, nd.base, nd.comb, nd.lit, nd.fmt)
             nd.ty = copy.deepcopy(d.ty)
         nd.name = new
         state[f][i] = nd
@@ -758,11 +326,7 @@ class Editor:
 
 
 def node_names(e):
-    if isinstance(e, Def):
-        return e.ty.names() | e.body.names()
-    if isinstance(e, Eval):
-        return e.expr.names()
-    return set()
+    return set().union(*(free_names(t) for t in e.terms()))
 
 
 def line_of(state, f, i):
@@ -786,7 +350,7 @@ def commands(gen, state):
     for n in r.sample(names, min(4, len(names))):
         if KIND[n] in calls:
             cmds.append(":eval " + calls[KIND[n]].format(n))
-    cmds.append(":eval " + gen.expr(env).render())
+    cmds.append(":eval " + gen.expr(env).text())
     return cmds
 
 
@@ -814,7 +378,25 @@ def split_output(lines, cmds, who):
     sections.append(cur)
     if len(sections) != len(cmds) + 1:
         raise TestFailure(f"{who}: could not find the command markers in its output:\n" + "\n".join(lines))
-    return sections[0], [canon_metas(s) for s in sections[1:]]
+    return sections[0], [canon_metas(canon_interactive(s)) for s in sections[1:]]
+
+
+INTERACTIVE = re.compile(r"^<interactive>:(\d+):")
+
+
+def canon_interactive(lines):
+    """A command's error without its line number: a long REPL session and a
+    fresh process number the lines typed at the prompt differently."""
+    out, n = [], None
+    for line in lines:
+        m = INTERACTIVE.match(line)
+        if m:
+            n = m.group(1)
+            line = "<interactive>:L:" + line[m.end():]
+        elif n is not None:
+            line = re.sub(r"^ +\|", "  |", re.sub(rf"^ *{n} \|", "L |", line))
+        out.append(line)
+    return out
 
 
 def canon_metas(lines):
@@ -893,7 +475,7 @@ def show_files(state):
     out = []
     for f in FILES:
         out.append(f"---- {f}.thorin")
-        out.append("(deleted)" if state[f] is None else clip(render_file(state[f]).rstrip("\n")))
+        out.append("(deleted)" if state[f] is None else clip(file_text(state[f]).rstrip("\n")))
     return "\n".join(out)
 
 
@@ -911,7 +493,7 @@ def write_files(d, state):
                 os.remove(path)
             continue
         with open(path, "w") as fh:
-            fh.write(render_file(state[f]))
+            fh.write(file_text(state[f]))
 
 
 def diff_lines(what, expected, got):
@@ -1039,7 +621,7 @@ class Session:
 # ---------------------------------------------------------------- directed scenarios
 
 def D(name, ty, body):
-    return Def(name, Raw(ty, atomic=False), Raw(body, atomic=False))
+    return Def(name, Raw(ty, L_OPEN), Raw(body, L_OPEN), fmt=ONE_LINE)
 
 
 def files(main=(), lib=(), util=()):
@@ -1147,8 +729,8 @@ def run_scenario(exe, k, scenario, keep, strict):
 
 
 def run_program(exe, p, seed, rounds, keep, verbose, strict=False):
-    rng = random.Random(seed * 1000 + p)
-    gen = Gen(rng)
+    rng = Rng(seed * 1000 + p)
+    gen = MultiFileGen(rng)
     editor = Editor(rng, gen)
     flags = ["--jit-threshold", "2"] if p % 2 else []
     with tempfile.TemporaryDirectory(prefix="thorin-reload-diff-") as d:
@@ -1195,7 +777,7 @@ def run_program(exe, p, seed, rounds, keep, verbose, strict=False):
                     for _ in range(rng.randint(1, 2)):
                         kind = gen.new_kind(env, ["N", "N", "F", "R", "B", "NB", "P1", "S"])
                         dd = gen.definition(rng.choice(POOLS[kind]), env)
-                        dd.fmt = 0
+                        dd.fmt = ONE_LINE
                         prompt.append(dd.render())
                     if prompt:
                         desc += "; first, at the prompt: " + "; ".join(prompt)
