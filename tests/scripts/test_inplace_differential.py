@@ -13,7 +13,7 @@ a postulate in a normal form (`.nf`), conditionals, and loops that set an
 array at each step, print every array they made. Each file runs in every
 JIT mode with `--jit-threshold 1` (compiled from the first call) and with
 the default threshold, and the output must be the Python model's — a pure
-evaluation where `set` always copies (tests/lib/gen.py's family `arrays`).
+evaluation where `set` always copies (tests/lib/gen's family `arrays`).
 """
 import argparse
 import os
@@ -22,7 +22,7 @@ import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 import thorin  # noqa: E402
-from gen_arrays import generate_file  # noqa: E402
+from gen.arrays import generate_file  # noqa: E402
 
 MODES = thorin.JIT_MODES + [["--jit=lazy"], ["--jit=baseline"]]
 

@@ -27,6 +27,9 @@ The families (each deterministic by seed):
                 (test_nf_differential.py, test_convert_by_running.py)
   multifile.py  definitions over three files that import each other, for
                 reloading (test_reload_differential.py)
+  arrays.py     arrays shared and set (variables read again, lets, pairs,
+                rows, closures, loops), with the output of the copying
+                semantics (test_inplace_differential.py)
 
 __main__.py and samples.py print programs of each family:
 `python3 tests/lib/gen --help`.

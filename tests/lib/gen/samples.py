@@ -1,6 +1,6 @@
 """Programs of each family as text, as its test makes them (the CLI's
 --family): a look at what a family generates."""
-from . import church, first_order, loops, multifile, words
+from . import arrays, church, first_order, loops, multifile, words
 from .entries import file_text
 from .rng import Rng
 
@@ -34,4 +34,6 @@ FAMILIES = {
     "words": lambda count, seed: first_order_text(words, count, seed),
     "church": church_text,
     "multifile": multifile_text,
+    "arrays": lambda count, seed: "\n".join(
+        "{}-- expected:\n{}".format(*arrays.generate_file(int(seed) + k)) for k in range(count)),
 }

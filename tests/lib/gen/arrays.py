@@ -1,8 +1,7 @@
 """Random programs over arrays that share and update them, with the output
 a pure evaluation gives (every `set` a copy): the model of the copying
-semantics that in-place updates must keep (tests/scripts/test_inplace_differential.py).
-
-  gen_arrays.py [--seed S]          print one file and, after `-- expected:`, its output
+semantics that in-place updates must keep (tests/scripts/test_inplace_differential.py;
+`python3 tests/lib/gen --family arrays` prints some).
 
 Arrays are `Arr4 = Array 4 I64` (Python tuples here) and matrices
 `Array 2 Arr4`. Expressions of type Arr4 are variables (read again and
@@ -13,7 +12,6 @@ rows of matrices, and closures that capture arrays and run after those
 were set. Every `.eval` prints a list of arrays, so each array an
 expression made, shared or not, is compared.
 """
-import argparse
 import random
 
 from core_model import wrap
@@ -207,10 +205,3 @@ def generate_file(seed, programs=4):
         out += o
     return "".join(text), "".join(line + "\n" for line in out)
 
-
-if __name__ == "__main__":
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--seed", type=int, default=1)
-    a = ap.parse_args()
-    text, out = generate_file(a.seed)
-    print(text + "-- expected:\n" + out)
