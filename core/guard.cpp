@@ -1,6 +1,7 @@
 #include "guard.hpp"
 
 #include <fmt/format.h>
+#include <gmp.h>
 
 #include <pthread.h>
 #include <signal.h>
@@ -10,6 +11,7 @@
 
 #include <cstdint>
 #include <cstdlib>
+#include <new>
 #include <stdexcept>
 #include <string>
 
@@ -102,7 +104,26 @@ thorin_call_on_stack:
 // session goes on. Not under the sanitizers: their shadow memory counts too.
 static size_t gMemoryLimit = 0;
 
+// GMP's allocations fail like any other: std::bad_alloc, a located error
+// (its default aborts the process: "GNU MP: Cannot allocate memory"). The
+// exception unwinds through GMP's frames (its unwind tables); what GMP had
+// allocated for temporaries in the failed call is lost, once per failure.
+namespace {
+void* gmpAlloc(size_t n) {
+  void* p = std::malloc(n);
+  if (!p) throw std::bad_alloc();
+  return p;
+}
+void* gmpRealloc(void* p, size_t, size_t n) {
+  void* q = std::realloc(p, n);
+  if (!q) throw std::bad_alloc();
+  return q;
+}
+void gmpFree(void* p, size_t) { std::free(p); }
+} // namespace
+
 void limitMemory([[maybe_unused]] size_t stackBytes) {
+  mp_set_memory_functions(gmpAlloc, gmpRealloc, gmpFree);
 #ifndef THORIN_SANITIZE
   size_t limit;
   if (const char* s = std::getenv("THORIN_MEMORY_MB")) {

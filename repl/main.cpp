@@ -109,6 +109,7 @@ int realMain(void* p) {
     int status =
         watchScript(s, runtime, args.files[0], args.programArgs, gQuit, std::cout, std::cerr);
     std::cout.flush();
+    rt::gc::reportStats();
     std::_Exit(status);
   }
   if (args.run) {
@@ -122,6 +123,7 @@ int realMain(void* p) {
     Session s(std::cout, std::cerr, args.opts);
     int status = runFile(args, s, runtime);
     std::cout.flush();
+    rt::gc::reportStats();
     std::_Exit(status); // skip tearing down the heap and the JIT
   }
   if (args.check) {
@@ -142,6 +144,7 @@ int realMain(void* p) {
     // As for `run`: ending the thread would first return its allocator's
     // pages one by one (12 % of checking a small file, measured).
     std::fflush(nullptr);
+    rt::gc::reportStats();
     std::_Exit(status);
 #endif
     return status;

@@ -669,6 +669,13 @@ std::string Runtime::run(World& w, Tm* t, Val* ty, Span where, bool bare) {
   } catch (Interrupted&) {
     hadError = true;
     throw;
+  } catch (std::bad_alloc&) { // (a run-time error: located at the expression, exit status 2)
+    hadError = true;
+    size_t limit = memoryLimit();
+    if (!limit) throw thorin::Error(Diagnostic{where, "out of memory", {}});
+    throw thorin::Error(Diagnostic{where,
+                                   fmt::format("out of memory (thorin's limit: {} MB)", limit >> 20),
+                                   {"THORIN_MEMORY_MB raises the limit (0: none)"}});
   }
 }
 

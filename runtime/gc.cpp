@@ -6,7 +6,7 @@
 #include <gc/gc_inline.h>
 #include <gc/gc_mark.h>
 
-#include <atomic>
+#include <cstdio>
 #include <cstdlib>
 #include <ctime>
 #include <new>
@@ -36,6 +36,7 @@ uint64_t gStressCount = 0;
 
 uint64_t gCollections = 0, gTotalNs = 0, gLongestNs = 0, gStartNs = 0;
 size_t gAllocated = 0;
+uint64_t gCopies = 0;
 
 uint64_t nowNs() {
   timespec t;
@@ -103,6 +104,25 @@ inline void* allocate(Kind k, size_t bytes) {
   return p;
 }
 
+bool gReportStats = false;
+
+} // namespace
+
+// THORIN_GC_STATS=1: the collector's work, on stderr at exit.
+void reportStats() {
+  if (!gReportStats) return;
+  gReportStats = false;
+  Stats s = stats();
+  std::fprintf(stderr,
+               "gc: %llu collections, %.2f ms in all, longest pause %.2f ms, heap %.1f MB, "
+               "%.1f MB allocated, %llu arrays copied by set\n",
+               static_cast<unsigned long long>(s.collections), s.totalNs / 1e6, s.longestNs / 1e6,
+               s.heapBytes / 1048576.0, s.allocated / 1048576.0,
+               static_cast<unsigned long long>(s.copies));
+}
+
+namespace {
+
 void* GC_CALLBACK setBottom(void* high) {
   GC_stack_base sb{high};
   GC_set_stackbottom(nullptr, &sb);
@@ -141,10 +161,18 @@ void init() {
   GC_set_dont_precollect(1);
   GC_INIT();
   GC_register_displacement(16);
+  // A heap of 16 MB from the start: a tiny one is collected every few
+  // kilobytes (Brainfuck, 3 MB live: 75,000 collections, 1.5 s of 2.9 s).
+  // Its pages cost memory only once used.
+  GC_expand_hp(size_t(16) << 20);
   GC_allow_register_threads();
   GC_set_start_callback(dropFreeLists);
   GC_set_on_collection_event(onEvent);
   if (const char* e = std::getenv("THORIN_GC_STRESS")) gStressEvery = std::strtoull(e, nullptr, 10);
+  if (const char* e = std::getenv("THORIN_GC_STATS"); e && *e && *e != '0') {
+    gReportStats = true;
+    std::atexit(reportStats);
+  }
   attachThread();
 }
 
@@ -171,6 +199,8 @@ void releaseWords16(void* cell) {
   head = cell;
 }
 
+void noteCopy() { ++gCopies; }
+
 void collect() {
   init();
   GC_gcollect();
@@ -183,6 +213,7 @@ Stats stats() {
   s.longestNs = gLongestNs;
   s.heapBytes = gReady ? GC_get_heap_size() : 0;
   s.allocated = gAllocated;
+  s.copies = gCopies;
   return s;
 }
 

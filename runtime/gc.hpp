@@ -37,8 +37,14 @@ struct Stats {
   uint64_t longestNs = 0;  // the longest pause
   size_t heapBytes = 0;    // the heap's size now
   size_t allocated = 0;    // bytes allocated since the process started
+  uint64_t copies = 0;     // arrays `set` copied (they were shared)
 };
+/// `set` copied a shared array (counted for stats()).
+void noteCopy();
 Stats stats();
+/// With THORIN_GC_STATS=1, prints stats() to stderr, once (at exit; call it
+/// before a quick exit that skips atexit handlers).
+void reportStats();
 
 /// An allocator whose memory the collector scans (and never frees itself):
 /// for C++ containers that hold values during a run.

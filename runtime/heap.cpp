@@ -135,8 +135,8 @@ V mkPair(V a, V b) {
   auto* p = static_cast<PairObj*>(alloc(sizeof(PairObj)));
   p->tag = OTag::Pair;
   p->n = 0;
-  p->a = share(a);
-  p->b = share(b);
+  p->a = a; // (moved in: a read that leaves another reference marks it)
+  p->b = b;
   return ofObj(p);
 }
 
@@ -168,8 +168,7 @@ V proj(V p, uint32_t which) {
   if (!isImm(p) && obj(p)->tag == OTag::Neutral)
     return mkNeu(which == 1 ? NeuKind::Proj1 : NeuKind::Proj2, p, 0);
   if (isImm(p) || obj(p)->tag != OTag::Pair) fail("internal error: projecting a non-pair", 0);
-  auto* o = static_cast<PairObj*>(obj(p));
-  return which == 1 ? o->a : o->b;
+  return pairComponent(static_cast<PairObj*>(obj(p)), which);
 }
 
 // An array: its flags word, its shape memo, its header, its elements.

@@ -155,15 +155,25 @@ V mkArrRep(OTag tag, uint32_t n);
 inline uint64_t& arrFlags(ArrObj* a) { return reinterpret_cast<uint64_t*>(a)[-2]; }
 constexpr uint64_t kArrShared = 1;
 inline bool isShared(ArrObj* a) { return arrFlags(a) & kArrShared; }
+/// A pair's shared bit (in its header's n): its components may be read
+/// through another reference, so each one taken out is shared too.
+constexpr uint32_t kPairShared = 1;
 /// Marks `v` shared if it is an array (nothing else is ever updated in
-/// place: runtime/share.hpp); returns v.
+/// place: runtime/share.hpp) or a pair (which may hold one); returns v.
 inline V share(V v) {
   if (!isImm(v)) {
     Obj* o = obj(v);
     if (o->tag == OTag::Arr || o->tag == OTag::ArrI64 || o->tag == OTag::ArrF64)
       arrFlags(static_cast<ArrObj*>(o)) |= kArrShared;
+    else if (o->tag == OTag::Pair)
+      o->n |= kPairShared;
   }
   return v;
+}
+/// Component `which` (1, 2) of a pair, shared if the pair is.
+inline V pairComponent(PairObj* p, uint32_t which) {
+  V c = which == 1 ? p->a : p->b;
+  return p->n & kPairShared ? share(c) : c;
 }
 /// Arrays are immutable: once every element of an array of words is found to
 /// be an array of one representation and length, it stays so. The word

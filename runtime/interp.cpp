@@ -264,10 +264,10 @@ V Runtime::eval(ETm* t, IEnv* env, TopId frame) {
     case ETag::Proj1:
     case ETag::Proj2: {
       V p = eval(t->a, env);
-      if (!isImm(p) && obj(p)->tag == OTag::Pair) [[likely]]
-        return t->tag == ETag::Proj1 ? static_cast<PairObj*>(obj(p))->a
-                                     : static_cast<PairObj*>(obj(p))->b;
-      return proj(p, t->tag == ETag::Proj1 ? 1 : 2);
+      uint32_t which = t->tag == ETag::Proj1 ? 1 : 2;
+      V r = !isImm(p) && obj(p)->tag == OTag::Pair ? pairComponent(static_cast<PairObj*>(obj(p)), which)
+                                                    : proj(p, which);
+      return t->flags & kNoShare ? r : share(r);
     }
     case ETag::Arr: {
       V a = mkArr(t->n);

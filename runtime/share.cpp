@@ -1,14 +1,16 @@
-// Which variable reads are not the variable's last use (share.hpp).
+// Which reads of a variable are not its last use (share.hpp).
 //
-// Two passes over an erased body. The first finds, per node, the variables
-// it reads (by level) and those it reads in an owned position — a place
-// that keeps or hands on the value: a call's argument, a `let`'s definition,
-// a result, an argument a primitive consumes. The second walks down with
-// the variables read after the node (its continuation) and flags a Var in
-// an owned position when its variable is read again later, or is also read
-// in an owned position by a sibling (arguments' order is left open:
-// `f a a`, `g (f a) a`). A borrowed sibling read (`set a i (get a j)`) ends
-// before the consumer runs, so it keeps `a`'s read last.
+// A read is a variable with a path of projections (`s`, `s.2.2.1`). Two
+// passes over an erased body. The first finds, per node, the reads below it
+// and those in an owned position — a place that keeps or hands on the
+// value: a call's argument, a `let`'s definition, a result, an argument a
+// primitive consumes. The second walks down with the reads that come after
+// the node (its continuation) and lets an owned read pass unmarked only
+// when no read after it, and no owned read by a sibling, overlaps it (one
+// path a prefix of the other: `s` and `s.1` overlap, `s.1` and `s.2.1` do
+// not — taking a machine state apart field by field moves each field).
+// Arguments' order is left open (`f a a`, `g (f a) a`); a borrowed sibling
+// read (`set a i (get a j)`) ends before the consumer runs.
 #include "share.hpp"
 
 #include <algorithm>
@@ -20,27 +22,48 @@ namespace thorin::rt {
 
 namespace {
 
-using Levels = std::vector<uint32_t>; // sorted, unique
+// A read: the variable's level (high half) and its path of projections,
+// as bits after a leading 1 (1: none; 0b10: .1; 0b111: .2.2).
+using Read = uint64_t;
+using Reads = std::vector<Read>; // sorted, unique
+constexpr uint32_t kPlain = 1;
+constexpr int kMaxPath = 30;
 
-void unite(Levels& into, const Levels& from) {
-  Levels out;
+Read readOf(uint32_t level, uint32_t path) { return Read(level) << 32 | path; }
+uint32_t levelOf(Read r) { return uint32_t(r >> 32); }
+uint32_t pathOf(Read r) { return uint32_t(r); }
+int steps(uint32_t path) { return 31 - __builtin_clz(path); }
+
+bool overlap(uint32_t a, uint32_t b) {
+  int la = steps(a), lb = steps(b);
+  return la <= lb ? (b >> (lb - la)) == a : (a >> (la - lb)) == b;
+}
+
+void unite(Reads& into, const Reads& from) {
+  Reads out;
   out.reserve(into.size() + from.size());
   std::set_union(into.begin(), into.end(), from.begin(), from.end(), std::back_inserter(out));
   into.swap(out);
 }
-bool has(const Levels& s, uint32_t x) { return std::binary_search(s.begin(), s.end(), x); }
-// The levels of `s` below `depth` (those of variables bound outside).
-Levels below(const Levels& s, uint32_t depth) {
-  return Levels(s.begin(), std::lower_bound(s.begin(), s.end(), depth));
+// The reads of variables bound outside `depth` binders.
+Reads below(const Reads& s, uint32_t depth) {
+  return Reads(s.begin(), std::lower_bound(s.begin(), s.end(), readOf(depth, 0)));
+}
+// Does a read in `s` overlap r (the same variable, overlapping paths)?
+bool overlaps(const Reads& s, Read r) {
+  auto it = std::lower_bound(s.begin(), s.end(), readOf(levelOf(r), 0));
+  for (; it != s.end() && levelOf(*it) == levelOf(r); ++it)
+    if (overlap(pathOf(*it), pathOf(r))) return true;
+  return false;
 }
 
-struct Reads {
-  Levels any;   // read anywhere below (λ bodies included: the closure may run later)
-  Levels owned; // read in an owned position, outside λ bodies (captures are marked anyway)
+struct Summary {
+  Reads any;   // read anywhere below (λ bodies included: the closure may run later)
+  Reads owned; // read in an owned position, outside λ bodies (captures are marked anyway)
 };
 
-// A child slot of a node: the child, the binders it is under, whether a Var
-// there is an owned read.
+// A child slot of a node: the child, the binders it is under, whether a
+// read there is owned.
 struct Slot {
   ETm* t;
   uint32_t depth;
@@ -57,8 +80,13 @@ public:
 
 private:
   Arena& arena_;
-  std::unordered_map<const ETm*, Reads> reads_;
+  std::unordered_map<const ETm*, Summary> sums_;
   std::unordered_set<const ETm*> decided_;
+
+  void clear(ETm* t) {
+    t->flags = 0;
+    forEachChild(t, 0, [&](ETm* c, uint32_t) { clear(c); });
+  }
 
   // (A node met twice — erased terms may share subterms — shares if either
   // place says so.)
@@ -70,27 +98,28 @@ private:
     }
   }
 
-  // A λ at `depth` keeps the variables it reads from outside (their values
-  // are marked when a closure of it is made).
-  void noteCaptures(ETm* lam, uint32_t depth) {
-    Levels outer = childReads(lam->a, depth + lam->n, false, depth).any;
-    uint32_t* ix = arena_.array<uint32_t>(outer.size());
-    for (size_t i = 0; i < outer.size(); ++i)
-      ix[i] = depth - 1 - outer[i];
-    lam->captures = ix;
-    lam->ncaptures = uint32_t(outer.size());
-    lam->flags |= kCapturesKnown;
-  }
-
-  void clear(ETm* t) {
-    t->flags = 0;
-    forEachChild(t, 0, [&](ETm* c, uint32_t) { clear(c); });
+  // Is t a read — a Var bound within `depth`, under projections? Its inner
+  // projections only lead to it: they never share.
+  bool chain(ETm* t, uint32_t depth, Read& r) {
+    if (t->tag == ETag::Var) {
+      if (t->n >= depth) return false;
+      r = readOf(depth - 1 - t->n, kPlain);
+      return true;
+    }
+    if (t->tag != ETag::Proj1 && t->tag != ETag::Proj2) return false;
+    if (!chain(t->a, depth, r)) return false;
+    decide(t->a, true);
+    uint32_t p = pathOf(r);
+    if (steps(p) < kMaxPath) p = p << 1 | (t->tag == ETag::Proj2 ? 1 : 0);
+    else p = kPlain; // (too deep: counted as the whole variable)
+    r = readOf(levelOf(r), p);
+    return true;
   }
 
   static bool ownedArg(const ETm* t, uint32_t i) {
     if (t->tag == ETag::App) return true; // (the function itself is only called)
     if (t->tag == ETag::Prim) return primById(t->prim).keeps >> i & 1;
-    return false; // pair, array, partial application: their constructors mark
+    return false; // array, partial application: their constructors mark
   }
 
   // The node's children with their positions (not for Lam, Let, If).
@@ -104,9 +133,9 @@ private:
       for (uint32_t i = 0; i < t->n; ++i)
         out.push_back({t->args[i], depth, ownedArg(t, i)});
       break;
-    case ETag::Pair:
-      out.push_back({t->a, depth, false});
-      out.push_back({t->b, depth, false});
+    case ETag::Pair: // (a pair owns its components)
+      out.push_back({t->a, depth, true});
+      out.push_back({t->b, depth, true});
       break;
     case ETag::Proj1:
     case ETag::Proj2: out.push_back({t->a, depth, false}); break;
@@ -114,33 +143,28 @@ private:
     }
   }
 
-  static bool isVarBelow(const ETm* t, uint32_t depth) {
-    return t->tag == ETag::Var && t->n < depth;
-  }
-  static uint32_t level(const ETm* t, uint32_t depth) { return depth - 1 - t->n; }
-
-  // What a child reads, seen from `depth` (a Var child: its one level).
-  Reads childReads(ETm* c, uint32_t d, bool owned, uint32_t depth) {
-    Reads r;
-    if (isVarBelow(c, d)) {
-      if (level(c, d) < depth) r.any = {level(c, d)};
-      if (owned) r.owned = r.any;
-      return r;
+  // What a child reads, seen from `depth`.
+  Summary childReads(ETm* c, uint32_t d, bool owned, uint32_t depth) {
+    Summary s;
+    if (Read r; chain(c, d, r)) {
+      if (levelOf(r) < depth) s.any = {r};
+      if (owned) s.owned = s.any;
+      return s;
     }
-    const Reads& cr = reads(c, d);
-    return {below(cr.any, depth), below(cr.owned, depth)};
+    const Summary& cs = summary(c, d);
+    return {below(cs.any, depth), below(cs.owned, depth)};
   }
 
-  const Reads& reads(ETm* t, uint32_t depth) {
-    if (auto it = reads_.find(t); it != reads_.end()) return it->second;
-    Reads r;
+  const Summary& summary(ETm* t, uint32_t depth) {
+    if (auto it = sums_.find(t); it != sums_.end()) return it->second;
+    Summary s;
     auto add = [&](ETm* c, uint32_t d, bool owned) {
-      Reads cr = childReads(c, d, owned, depth);
-      unite(r.any, cr.any);
-      unite(r.owned, cr.owned);
+      Summary cs = childReads(c, d, owned, depth);
+      unite(s.any, cs.any);
+      unite(s.owned, cs.owned);
     };
     switch (t->tag) {
-    case ETag::Lam: r.any = childReads(t->a, depth + t->n, false, depth).any; break;
+    case ETag::Lam: s.any = childReads(t->a, depth + t->n, false, depth).any; break;
     case ETag::Let:
       add(t->a, depth, true);
       add(t->b, depth + 1, true);
@@ -153,84 +177,101 @@ private:
     default: {
       std::vector<Slot> ss;
       slots(t, depth, ss);
-      for (const Slot& s : ss)
-        add(s.t, s.depth, s.owned);
+      for (const Slot& sl : ss)
+        add(sl.t, sl.depth, sl.owned);
     }
     }
-    return reads_[t] = std::move(r);
+    return sums_[t] = std::move(s);
   }
 
-  // A Var in an owned position: it shares unless this is its last read (or
-  // the variable is captured: its value was marked when captured).
-  void ownedRead(ETm* v, uint32_t depth, uint32_t base, bool readAgain) {
-    decide(v, level(v, depth) < base || !readAgain);
+  // A λ at `depth` keeps the variables it reads from outside (their values
+  // are marked when a closure of it is made).
+  void noteCaptures(ETm* lam, uint32_t depth) {
+    Reads outer = childReads(lam->a, depth + lam->n, false, depth).any;
+    std::vector<uint32_t> vars;
+    for (Read r : outer)
+      if (vars.empty() || vars.back() != depth - 1 - levelOf(r)) vars.push_back(depth - 1 - levelOf(r));
+    uint32_t* ix = arena_.array<uint32_t>(vars.size());
+    std::copy(vars.begin(), vars.end(), ix);
+    lam->captures = ix;
+    lam->ncaptures = uint32_t(vars.size());
+    lam->flags |= kCapturesKnown;
   }
 
-  // `after`: the levels read after t. `base`: the first level of t's
-  // activation (variables below it are captured: marked when captured).
-  void mark(ETm* t, uint32_t depth, const Levels& after, uint32_t base) {
+  // `after`: the reads after t. `base`: the first level of t's activation
+  // (variables below it are captured: marked when captured).
+  void mark(ETm* t, uint32_t depth, const Reads& after, uint32_t base) {
+    if (Read r; chain(t, depth, r)) return decide(t, true); // (the root: nothing after)
     switch (t->tag) {
-    case ETag::Var: return decide(t, true); // (the root itself)
     case ETag::Lam:
       noteCaptures(t, depth);
-      return tail(t->a, depth + t->n, {}, depth);
+      return owned(t->a, depth + t->n, {}, {}, depth);
     case ETag::Let: {
-      Levels afterDef = after;
+      Reads afterDef = after;
       unite(afterDef, childReads(t->b, depth + 1, false, depth).any);
-      tail(t->a, depth, afterDef, base);
-      return tail(t->b, depth + 1, after, base);
+      owned(t->a, depth, afterDef, {}, base);
+      return owned(t->b, depth + 1, after, {}, base);
     }
     case ETag::If: {
-      Levels afterCond = after;
+      Reads afterCond = after;
       for (ETm* br : {t->b, t->c})
         unite(afterCond, childReads(br, depth, false, depth).any);
-      if (isVarBelow(t->a, depth)) decide(t->a, true); // (a Bool)
-      else mark(t->a, depth, afterCond, base);
-      tail(t->b, depth, after, base);
-      return tail(t->c, depth, after, base);
+      borrowed(t->a, depth, afterCond, base);
+      owned(t->b, depth, after, {}, base);
+      return owned(t->c, depth, after, {}, base);
     }
     default: return children(t, depth, after, base);
     }
   }
 
-  // t in a position whose value is kept (a result, a let's definition).
-  void tail(ETm* t, uint32_t depth, const Levels& after, uint32_t base) {
-    if (t->tag == ETag::Var && !isVarBelow(t, depth)) return decide(t, true); // (free in the root)
-    if (isVarBelow(t, depth)) return ownedRead(t, depth, base, has(after, level(t, depth)));
+  // t in an owned position; `siblings`: the owned reads of the other
+  // children of t's parent.
+  void owned(ETm* t, uint32_t depth, const Reads& after, const Reads& siblings, uint32_t base) {
+    Read r;
+    if (!chain(t, depth, r)) return mark(t, depth, after, base);
+    if (levelOf(r) < base) return decide(t, true); // (captured: marked when captured)
+    decide(t, !overlaps(after, r) && !overlaps(siblings, r));
+  }
+
+  void borrowed(ETm* t, uint32_t depth, const Reads& after, uint32_t base) {
+    if (Read r; chain(t, depth, r)) return decide(t, true);
     mark(t, depth, after, base);
   }
 
-  void children(ETm* t, uint32_t depth, const Levels& after, uint32_t base) {
+  void children(ETm* t, uint32_t depth, const Reads& after, uint32_t base) {
     std::vector<Slot> ss;
     slots(t, depth, ss);
-    // Per child: what the others read (any / owned), by counting.
-    std::unordered_map<uint32_t, uint32_t> anyCount, ownedCount;
-    std::vector<Reads> own(ss.size());
-    for (size_t k = 0; k < ss.size(); ++k) {
+    std::vector<Summary> own(ss.size());
+    for (size_t k = 0; k < ss.size(); ++k)
       own[k] = childReads(ss[k].t, ss[k].depth, ss[k].owned, depth);
-      for (uint32_t x : own[k].any)
-        ++anyCount[x];
-      for (uint32_t x : own[k].owned)
-        ++ownedCount[x];
-    }
+    // (Many children — an array literal — are taken together: a little
+    // less precise, never quadratic.)
+    bool many = ss.size() > 16;
+    Summary all;
+    if (many)
+      for (const Summary& s : own) {
+        unite(all.any, s.any);
+        unite(all.owned, s.owned);
+      }
     for (size_t k = 0; k < ss.size(); ++k) {
-      const Slot& s = ss[k];
-      if (isVarBelow(s.t, depth)) {
-        if (!s.owned) {
-          decide(s.t, true);
-          continue;
-        }
-        uint32_t x = level(s.t, depth);
-        ownedRead(s.t, depth, base, has(after, x) || ownedCount[x] > 1);
+      Summary others = all;
+      if (!many)
+        for (size_t j = 0; j < ss.size(); ++j)
+          if (j != k) {
+            unite(others.any, own[j].any);
+            unite(others.owned, own[j].owned);
+          }
+      // A read that is a child itself ends before the parent runs: only the
+      // parent's continuation and the siblings' owned reads come after it.
+      // Anything deeper may run after a sibling did.
+      if (Read r; chain(ss[k].t, depth, r)) {
+        if (ss[k].owned) owned(ss[k].t, depth, after, others.owned, base);
+        else decide(ss[k].t, true);
         continue;
       }
-      Levels others = after;
-      Levels more;
-      for (auto [x, c] : anyCount)
-        if (c > (has(own[k].any, x) ? 1u : 0u)) more.push_back(x);
-      std::sort(more.begin(), more.end());
-      unite(others, more);
-      mark(s.t, depth, others, base);
+      Reads later = after;
+      unite(later, others.any);
+      mark(ss[k].t, depth, later, base);
     }
   }
 };

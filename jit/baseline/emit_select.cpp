@@ -28,10 +28,12 @@ void FnGen::shareWord(const Opnd& v) {
     move(held, v);
   }
   Gp r = held.reg;
-  Label mark = a_.newLabel(), done = a_.newLabel();
+  Label mark = a_.newLabel(), pair = a_.newLabel(), done = a_.newLabel();
   auto tag = x86::dword_ptr(r, 0);
   a_.test(r.r8(), 1);
   a_.jnz(done);
+  a_.cmp(tag, int32_t(OTag::Pair));
+  a_.je(pair);
   a_.cmp(tag, int32_t(OTag::Arr));
   a_.je(mark);
   a_.cmp(tag, int32_t(OTag::ArrI64));
@@ -40,6 +42,9 @@ void FnGen::shareWord(const Opnd& v) {
   a_.ja(done);
   a_.bind(mark);
   a_.or_(x86::qword_ptr(r, -16), int32_t(kArrShared));
+  a_.jmp(done);
+  a_.bind(pair);
+  a_.or_(x86::dword_ptr(r, 4), int32_t(kPairShared));
   a_.bind(done);
   if (v.kind == Opnd::Mem) release(held);
 }

@@ -577,6 +577,17 @@ public:
       b_.CreateCondBr(b_.CreateICmpEQ(tag, b_.getInt32(uint32_t(OTag::Pair))), fast, slow, likely);
       b_.SetInsertPoint(fast);
       Value* x = b_.CreateLoad(mc_.i64_, b_.CreateConstGEP1_64(mc_.i64_, p, which));
+      { // (A component of a shared pair is shared: runtime/share.hpp.)
+        Value* n = b_.CreateLoad(b_.getInt32Ty(), b_.CreateConstGEP1_64(b_.getInt32Ty(), p, 1));
+        BasicBlock* mark = BasicBlock::Create(mc_.ctx_, "proj.shared", f_);
+        BasicBlock* moved = BasicBlock::Create(mc_.ctx_, "proj.moved", f_);
+        b_.CreateCondBr(b_.CreateICmpNE(b_.CreateAnd(n, kPairShared), b_.getInt32(0)), mark, moved);
+        b_.SetInsertPoint(mark);
+        share(x);
+        b_.CreateBr(moved);
+        b_.SetInsertPoint(moved);
+      }
+      fast = b_.GetInsertBlock();
       b_.CreateBr(join);
       b_.SetInsertPoint(slow);
       Value* y = b_.CreateCall(mc_.h_.proj, {w, b_.getInt32(which)});
@@ -585,6 +596,7 @@ public:
       PHINode* phi = b_.CreatePHI(mc_.i64_, 2);
       phi->addIncoming(x, fast);
       phi->addIncoming(y, slow);
+      if (!(t->flags & kNoShare)) share(phi); // (a read that does not move it out)
       return {phi, MType::None};
     }
     case ETag::Arr: {
@@ -599,8 +611,8 @@ public:
     throw Unsupported{};
   }
 
-  // Marks an array in word w shared (a second reference to it may be used:
-  // runtime/share.hpp); returns w.
+  // Marks an array or a pair in word w shared (a second reference to it may
+  // be used: runtime/share.hpp); returns w.
   Value* share(Value* w) {
     if (isa<Constant>(w)) return w;
     BasicBlock* check = BasicBlock::Create(mc_.ctx_, "share.check", f_);
@@ -614,10 +626,18 @@ public:
     uint32_t arrays = 1u << uint32_t(OTag::Arr) | 1u << uint32_t(OTag::ArrI64) |
                       1u << uint32_t(OTag::ArrF64);
     Value* isArr = b_.CreateAnd(b_.CreateLShr(b_.getInt32(arrays), b_.CreateAnd(tag, 31)), 1);
-    b_.CreateCondBr(b_.CreateICmpNE(isArr, b_.getInt32(0)), mark, done);
+    BasicBlock* notArr = BasicBlock::Create(mc_.ctx_, "share.pair", f_);
+    BasicBlock* markPair = BasicBlock::Create(mc_.ctx_, "share.markpair", f_);
+    b_.CreateCondBr(b_.CreateICmpNE(isArr, b_.getInt32(0)), mark, notArr);
     b_.SetInsertPoint(mark);
     Value* fp = b_.CreateConstGEP1_64(mc_.i64_, p, -2);
     b_.CreateStore(b_.CreateOr(b_.CreateLoad(mc_.i64_, fp), b_.getInt64(kArrShared)), fp);
+    b_.CreateBr(done);
+    b_.SetInsertPoint(notArr);
+    b_.CreateCondBr(b_.CreateICmpEQ(tag, b_.getInt32(uint32_t(OTag::Pair))), markPair, done);
+    b_.SetInsertPoint(markPair);
+    Value* np = b_.CreateConstGEP1_64(b_.getInt32Ty(), p, 1);
+    b_.CreateStore(b_.CreateOr(b_.CreateLoad(b_.getInt32Ty(), np), b_.getInt32(kPairShared)), np);
     b_.CreateBr(done);
     b_.SetInsertPoint(done);
     return w;

@@ -12,6 +12,7 @@
 #include "core_axioms.hpp"
 #include "nat_limits.hpp"
 #include "nat_to_f64.hpp"
+#include "runtime/gc.hpp"
 #include "runtime/primitive.hpp"
 
 namespace thorin::plug::core {
@@ -185,6 +186,7 @@ V arrSet(const V* a, uint32_t span) {
   V r = mkArrRep(o->tag, o->n); // the same representation
   auto* c = static_cast<ArrObj*>(obj(r));
   std::memcpy(c->elems, o->elems, sizeof(V) * o->n);
+  gc::noteCopy();
   arrStore(c, uint32_t(immVal(a[3])), a[4]);
   return r;
 }

@@ -38,7 +38,7 @@ class Gen:
         arrs = [v for v in env if v[1] == "A"]
         if depth <= 0 or r < 0.3 or not arrs:
             k = self.rng.randint(-3, 9)
-            return (f"({k} : I64)" if k < 0 else str(k)), k
+            return f"({k} : I64)", k  # (annotated: `1 + 9` alone is a Nat)
         if r < 0.75:
             a, av = self.arr(env, depth - 1)
             i = self.rng.randrange(LEN)
