@@ -89,16 +89,23 @@ static bool readFile(const std::string& path, std::string& out) {
   if (!in) return false;
   // In pieces, up to 1 GiB (positions in a source are 32 bits): /dev/zero or
   // a runaway generated file is an error, not an allocation that fails.
+  // A file larger than the memory limit allows is the same error (ENOMEM).
   constexpr size_t kMax = size_t(1) << 30;
   out.clear();
   char buf[1 << 16];
-  while (in.read(buf, sizeof buf) || in.gcount() > 0) {
-    out.append(buf, size_t(in.gcount()));
-    if (out.size() > kMax) {
-      out.clear();
-      errno = EFBIG;
-      return false;
+  try {
+    while (in.read(buf, sizeof buf) || in.gcount() > 0) {
+      out.append(buf, size_t(in.gcount()));
+      if (out.size() > kMax) {
+        std::string().swap(out);
+        errno = EFBIG;
+        return false;
+      }
     }
+  } catch (std::bad_alloc&) {
+    std::string().swap(out);
+    errno = ENOMEM;
+    return false;
   }
   return true;
 }

@@ -673,9 +673,10 @@ std::string Runtime::run(World& w, Tm* t, Val* ty, Span where, bool bare) {
     hadError = true;
     size_t limit = memoryLimit();
     if (!limit) throw thorin::Error(Diagnostic{where, "out of memory", {}});
-    throw thorin::Error(Diagnostic{where,
-                                   fmt::format("out of memory (thorin's limit: {} MB)", limit >> 20),
-                                   {"THORIN_MEMORY_MB raises the limit (0: none)"}});
+    throw thorin::Error(
+        Diagnostic{where,
+                   fmt::format("out of memory (thorin's limit: {} MB)", limit >> 20),
+                   {"THORIN_MEMORY_MB raises the limit (0: none)"}});
   }
 }
 

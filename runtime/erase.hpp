@@ -63,10 +63,10 @@ struct ETm {
   ETm* b = nullptr; // Let: body; If: then; Pair: second; Lam: filter (null: none)
   ETm* c = nullptr; // If: else
   ETm** args = nullptr;
-  const Name* names = nullptr; // Lam: the parameters' names (for printing residual code)
+  const Name* names = nullptr;        // Lam: the parameters' names (for printing residual code)
   const uint32_t* captures = nullptr; // Lam: its free variables' indices (runtime/share.hpp)
   uint32_t ncaptures = 0;
-  LamState lam;                // Lam: run-time state (interpreted closures of it)
+  LamState lam; // Lam: run-time state (interpreted closures of it)
 };
 
 /// Calls f(slot, depth) for each direct subterm's slot; `depth` counts the

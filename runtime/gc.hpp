@@ -33,11 +33,11 @@ void collect();
 
 struct Stats {
   uint64_t collections = 0;
-  uint64_t totalNs = 0;    // in the collector, in all
-  uint64_t longestNs = 0;  // the longest pause
-  size_t heapBytes = 0;    // the heap's size now
-  size_t allocated = 0;    // bytes allocated since the process started
-  uint64_t copies = 0;     // arrays `set` copied (they were shared)
+  uint64_t totalNs = 0;   // in the collector, in all
+  uint64_t longestNs = 0; // the longest pause
+  size_t heapBytes = 0;   // the heap's size now
+  size_t allocated = 0;   // bytes allocated since the process started
+  uint64_t copies = 0;    // arrays `set` copied (they were shared)
 };
 /// `set` copied a shared array (counted for stats()).
 void noteCopy();

@@ -253,7 +253,7 @@ void requestSafepoint() {
 void requestSafepointAfter(std::chrono::microseconds delay) {
   struct sigaction sa {};
   sa.sa_handler = [](int) { requestSafepoint(); }; // (two atomic stores: signal-safe)
-  sa.sa_flags = SA_RESTART;                         // (reads at the prompt go on)
+  sa.sa_flags = SA_RESTART;                        // (reads at the prompt go on)
   sigemptyset(&sa.sa_mask);
   sigaction(SIGALRM, &sa, nullptr);
   itimerval t{};

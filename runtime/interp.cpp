@@ -265,8 +265,9 @@ V Runtime::eval(ETm* t, IEnv* env, TopId frame) {
     case ETag::Proj2: {
       V p = eval(t->a, env);
       uint32_t which = t->tag == ETag::Proj1 ? 1 : 2;
-      V r = !isImm(p) && obj(p)->tag == OTag::Pair ? pairComponent(static_cast<PairObj*>(obj(p)), which)
-                                                    : proj(p, which);
+      V r = !isImm(p) && obj(p)->tag == OTag::Pair
+                ? pairComponent(static_cast<PairObj*>(obj(p)), which)
+                : proj(p, which);
       return t->flags & kNoShare ? r : share(r);
     }
     case ETag::Arr: {

@@ -110,8 +110,10 @@ private:
     if (!chain(t->a, depth, r)) return false;
     decide(t->a, true);
     uint32_t p = pathOf(r);
-    if (steps(p) < kMaxPath) p = p << 1 | (t->tag == ETag::Proj2 ? 1 : 0);
-    else p = kPlain; // (too deep: counted as the whole variable)
+    if (steps(p) < kMaxPath)
+      p = p << 1 | (t->tag == ETag::Proj2 ? 1 : 0);
+    else
+      p = kPlain; // (too deep: counted as the whole variable)
     r = readOf(levelOf(r), p);
     return true;
   }
@@ -190,7 +192,8 @@ private:
     Reads outer = childReads(lam->a, depth + lam->n, false, depth).any;
     std::vector<uint32_t> vars;
     for (Read r : outer)
-      if (vars.empty() || vars.back() != depth - 1 - levelOf(r)) vars.push_back(depth - 1 - levelOf(r));
+      if (vars.empty() || vars.back() != depth - 1 - levelOf(r))
+        vars.push_back(depth - 1 - levelOf(r));
     uint32_t* ix = arena_.array<uint32_t>(vars.size());
     std::copy(vars.begin(), vars.end(), ix);
     lam->captures = ix;
@@ -203,9 +206,7 @@ private:
   void mark(ETm* t, uint32_t depth, const Reads& after, uint32_t base) {
     if (Read r; chain(t, depth, r)) return decide(t, true); // (the root: nothing after)
     switch (t->tag) {
-    case ETag::Lam:
-      noteCaptures(t, depth);
-      return owned(t->a, depth + t->n, {}, {}, depth);
+    case ETag::Lam: noteCaptures(t, depth); return owned(t->a, depth + t->n, {}, {}, depth);
     case ETag::Let: {
       Reads afterDef = after;
       unite(afterDef, childReads(t->b, depth + 1, false, depth).any);
@@ -265,8 +266,10 @@ private:
       // parent's continuation and the siblings' owned reads come after it.
       // Anything deeper may run after a sibling did.
       if (Read r; chain(ss[k].t, depth, r)) {
-        if (ss[k].owned) owned(ss[k].t, depth, after, others.owned, base);
-        else decide(ss[k].t, true);
+        if (ss[k].owned)
+          owned(ss[k].t, depth, after, others.owned, base);
+        else
+          decide(ss[k].t, true);
         continue;
       }
       Reads later = after;

@@ -11,10 +11,10 @@
 #include "core/axiom.hpp"
 #include "core/eval.hpp"
 #include "core/guard.hpp"
-#include "share.hpp"
 #include "core/literal.hpp"
 #include "core/syntax.hpp"
 #include "engine.hpp"
+#include "share.hpp"
 
 namespace thorin::rt {
 

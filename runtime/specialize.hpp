@@ -32,10 +32,10 @@ class Runtime;
 class Specializer {
 public:
   struct Limits {
-    uint32_t fuel = 5000;       // unfoldings per specialization run
-    uint32_t nesting = 400;     // specializations under construction at once
-    uint32_t budget = 200000;   // residual code nodes per run
-    uint32_t inlineSize = 400;  // a non-recursive specialization up to this size is inlined
+    uint32_t fuel = 5000;      // unfoldings per specialization run
+    uint32_t nesting = 400;    // specializations under construction at once
+    uint32_t budget = 200000;  // residual code nodes per run
+    uint32_t inlineSize = 400; // a non-recursive specialization up to this size is inlined
   };
   explicit Specializer(Runtime& rt);
   Specializer(Runtime& rt, Limits limits);

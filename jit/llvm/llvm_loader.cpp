@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <fmt/format.h>
 #include <ostream>
+#include <system_error>
 #include <thread>
 
 #include "llvm_loader.hpp"
@@ -24,14 +25,16 @@ public:
     if (warm_.joinable()) warm_.join();
   }
   void prepare(const std::atomic<bool>*) override {
-    if (!tried_ && !warm_.joinable())
-      warm_ = std::thread([this] {
-        if (load()) real_->prepare(&wanted_);
-        ready_ = true;
-        // Baseline code may be waiting for LLVM, and run on without calling
-        // back into the runtime: have it ask again at its next poll.
-        if (wanted_) requestSafepoint();
-      });
+    if (!tried_ && !warm_.joinable()) try {
+        warm_ = std::thread([this] {
+          if (load()) real_->prepare(&wanted_);
+          ready_ = true;
+          // Baseline code may be waiting for LLVM, and run on without calling
+          // back into the runtime: have it ask again at its next poll.
+          if (wanted_) requestSafepoint();
+        });
+      } catch (std::system_error&) { // (no thread: LLVM loads when first needed)
+      }
   }
   // While LLVM is still loading, the function stays interpreted and is
   // asked for again at a later call (the warm-up is skipped meanwhile).

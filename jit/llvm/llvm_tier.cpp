@@ -19,6 +19,7 @@
 #include <map>
 #include <mutex>
 #include <set>
+#include <system_error>
 #include <thread>
 #include <unordered_map>
 
@@ -623,8 +624,8 @@ public:
     Value* p = b_.CreateIntToPtr(w, mc_.ptr_);
     Value* tag = b_.CreateLoad(b_.getInt32Ty(), p);
     // (Tags below 32: bit `tag` of the mask says "an array".)
-    uint32_t arrays = 1u << uint32_t(OTag::Arr) | 1u << uint32_t(OTag::ArrI64) |
-                      1u << uint32_t(OTag::ArrF64);
+    uint32_t arrays =
+        1u << uint32_t(OTag::Arr) | 1u << uint32_t(OTag::ArrI64) | 1u << uint32_t(OTag::ArrF64);
     Value* isArr = b_.CreateAnd(b_.CreateLShr(b_.getInt32(arrays), b_.CreateAnd(tag, 31)), 1);
     BasicBlock* notArr = BasicBlock::Create(mc_.ctx_, "share.pair", f_);
     BasicBlock* markPair = BasicBlock::Create(mc_.ctx_, "share.markpair", f_);
@@ -1186,7 +1187,14 @@ bool LlvmTier::startCompile(Runtime& rt, TopId id, bool& failed, std::atomic<voi
   }
   job->slot = slot;
   std::lock_guard<std::mutex> lock(mutex_);
-  if (!worker_.joinable()) worker_ = std::thread([this] { serve(); });
+  if (!worker_.joinable()) {
+    try {
+      worker_ = std::thread([this] { serve(); });
+    } catch (std::system_error&) { // (no thread under a tight memory limit: it stays as it is)
+      failed = true;
+      return false;
+    }
+  }
   ++pending_;
   queue_.push_back(std::move(job));
   wake_.notify_one();

@@ -295,9 +295,9 @@ void prims() {
   prim(ax::nat_toString, natToString);
   prim(ax::nat_elim, natElim);
   prim(ax::bool_elim, boolElim);
-  primKeeps(id(ax::arr_set), 1u << 2);                // {A} {n} a i x: a, updated in place
-  primKeeps(id(ax::nat_elim), 1u << 1);               // P z s n: z, handed to s
-  primKeeps(id(ax::bool_elim), 1u << 1 | 1u << 2);    // P t f b: t or f, returned
+  primKeeps(id(ax::arr_set), 1u << 2);             // {A} {n} a i x: a, updated in place
+  primKeeps(id(ax::nat_elim), 1u << 1);            // P z s n: z, handed to s
+  primKeeps(id(ax::bool_elim), 1u << 1 | 1u << 2); // P t f b: t or f, returned
 }
 
 } // namespace thorin::plug::core

@@ -118,9 +118,11 @@ def main():
                      "g : String → Nat → String = λ s n. if n == 0 then s else g (strCat s s) (n - 1)\n"
                      ".eval strLen (g \"ab\" 40)\n"):
             line = text.splitlines()[1]
-            want = ("deep.thorin:2:1: error: out of memory (thorin's limit: 300 MB)\n"
+            # (Elaboration: the directive; a run: the expression it runs.)
+            at = line.index("strLen") if line.startswith(".eval") else 0
+            want = (f"deep.thorin:2:{at + 1}: error: out of memory (thorin's limit: 300 MB)\n"
                     f"    2 | {line}\n"
-                    f"      | ^{'~' * (len(line) - 1)}\n"
+                    f"      | {' ' * at}^{'~' * (len(line) - at - 1)}\n"
                     "  THORIN_MEMORY_MB raises the limit (0: none)\n")
             code, out = run(exe, text, {"THORIN_MEMORY_MB": "300"}, timeout=120)
             print(f"{line} with THORIN_MEMORY_MB=300: exit {code}")
