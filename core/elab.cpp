@@ -34,7 +34,7 @@ std::vector<Name> Cxt::names() const {
 }
 
 std::string Elab::showVal(const Cxt& c, Val* v) {
-  return show(w_, quote(w_, w_.scratch, c.lvl, v), c.names());
+  return show(w_, quote(w_, w_.scratch, c.lvl, v), c.names(), kShownTermLimit);
 }
 std::string Elab::showTm(const Cxt& c, Tm* t) { return show(w_, t, c.names()); }
 

@@ -35,6 +35,8 @@ struct Printer {
   const World& w;
   std::vector<std::string> names; // in scope, oldest first
   std::string out;
+  size_t limit = SIZE_MAX; // bytes: past them, printing stops (Cut)
+  struct Cut {};
 
   std::string fresh(Name n) {
     std::string s(str(n));
@@ -68,6 +70,7 @@ struct Printer {
 
   void print(const Tm* t, int prec) {
     guard();
+    if (out.size() > limit) throw Cut{};
     switch (t->tag) {
     case TTag::Var: var(t->n); break;
     case TTag::Embed: // (never in a printed term: the body of an inferred closure)
@@ -494,7 +497,7 @@ std::string show(const Raw* r) {
   return std::move(p.out);
 }
 
-std::string show(const World& w, const Tm* t, std::vector<Name> ctx) {
+std::string show(const World& w, const Tm* t, std::vector<Name> ctx, size_t limit) {
   // The innermost binder keeps its name, as the user refers to it there; a
   // shadowed outer one gets primes (`A'`), so that a message never shows two
   // different variables as one.
@@ -522,7 +525,18 @@ std::string show(const World& w, const Tm* t, std::vector<Name> ctx) {
     inner.push_back(std::move(s));
   }
   p.names.assign(inner.rbegin(), inner.rend());
-  p.print(t, PLet);
+  p.limit = limit;
+  try {
+    p.print(t, PLet);
+  } catch (Printer::Cut&) {
+  }
+  if (p.out.size() > limit) { // (cut at a character's start, as source lines are)
+    size_t n = limit;
+    while (n > 0 && (static_cast<unsigned char>(p.out[n]) & 0xC0) == 0x80)
+      --n;
+    p.out.resize(n);
+    p.out += "…";
+  }
   return std::move(p.out);
 }
 
