@@ -3,6 +3,9 @@
 
 #include "axiom.hpp"
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
@@ -85,17 +88,28 @@ static bool readFile(const std::string& path, std::string& out) {
     errno = EISDIR;
     return false;
   }
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return false;
+  // Opened without blocking: a FIFO nobody writes to (a watched file swapped
+  // for one) reads as empty instead of hanging; reads then block as usual.
+  int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) return false;
+  struct Close {
+    int fd;
+    ~Close() { ::close(fd); }
+  } close{fd};
+  ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) & ~O_NONBLOCK);
   // In pieces, up to 1 GiB (positions in a source are 32 bits): /dev/zero or
-  // a runaway generated file is an error, not an allocation that fails.
-  // A file larger than the memory limit allows is the same error (ENOMEM).
+  // a runaway generated file is an error, not an allocation that fails. A
+  // file larger than the memory limit allows is the same error (ENOMEM).
   constexpr size_t kMax = size_t(1) << 30;
   out.clear();
   char buf[1 << 16];
   try {
-    while (in.read(buf, sizeof buf) || in.gcount() > 0) {
-      out.append(buf, size_t(in.gcount()));
+    for (;;) {
+      ssize_t n = ::read(fd, buf, sizeof buf);
+      if (n < 0 && errno == EINTR) continue;
+      if (n < 0) return false;
+      if (n == 0) return true;
+      out.append(buf, size_t(n));
       if (out.size() > kMax) {
         std::string().swap(out);
         errno = EFBIG;
@@ -107,7 +121,6 @@ static bool readFile(const std::string& path, std::string& out) {
     errno = ENOMEM;
     return false;
   }
-  return true;
 }
 
 bool TopLevel::load(const std::vector<std::string>& files, Span from) {
