@@ -227,7 +227,10 @@ private:
     if (!lam || lam->n != c->arity || given >= c->arity || !lam->names)
       throw Bail{"a function whose parameters are unknown"};
     uint32_t k = c->arity - given;
-    gc::RootedVector<V> vars(k);
+    // (On the stack, which the collector scans; a long list in a RootedVector.)
+    V small[16];
+    gc::RootedVector<V> big(k > 16 ? k : 0);
+    V* vars = k > 16 ? big.data() : small;
     std::vector<Icit> icits(k);
     for (uint32_t i = 0; i < k; ++i) {
       ty = forceAll(w_, ty);
@@ -238,7 +241,7 @@ private:
       vars[i] = mkNeuVar(l + i);
       ty = apply(w_, ty, w_.var(l + i));
     }
-    Tm* body = read(rt::apply(f, k, vars.data()), ty, l + k);
+    Tm* body = read(rt::apply(f, k, vars), ty, l + k);
     for (uint32_t i = k; i-- > 0;) {
       Tm* t = mkTm(out_, TTag::Lam);
       t->name = lam->names[given + i];
