@@ -66,7 +66,7 @@ def run(h, args):
                 continue
             exe = os.path.join(bindir, stem)
             h.run_cmd(["ocamlopt", "-o", exe, ml], args.timeout)
-            record(name, "OCaml", [exe], [], answer.rstrip("0").rstrip(".") if "." in answer else answer)
+            record(name, "OCaml", [exe], [], answer)
 
     eval_dir = h.EVAL_DIR
     if not args.only or re.search(args.only, "brainfuck"):
