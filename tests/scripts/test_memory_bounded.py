@@ -17,7 +17,8 @@ compiled before the run, `--jit=eager`, so that LLVM's own memory is in
 both). Sanitizer builds take a tenth of the steps and check the answers
 only: they set no memory limit, and ASan keeps freed memory in quarantine
 (GMP's temporaries grow its RSS to hundreds of MB). A run that does run out
-(a string doubled 40 times) is the located error, exit status 2.
+(a string doubled 40 times) is the located error, exit status 2; a source
+larger than the limit (/dev/zero) is an error too, and the REPL goes on.
 """
 import os
 import sys
@@ -98,6 +99,15 @@ def main():
             if r.code != 2 or r.out != want:
                 print(r.out[:600])
                 failures += 1
+        if not thorin.sanitized(exe):
+            # A source larger than the limit: the error, not a silent exit 70;
+            # at the prompt, the session goes on.
+            r = thorin.run(exe, "check", "/dev/zero", memory_mb=LIMIT_MB, merge=True)
+            want = "error: cannot open file '/dev/zero': Cannot allocate memory\n"
+            r2 = thorin.run(exe, input=":l /dev/zero\n:t Nat\n", memory_mb=LIMIT_MB, merge=True)
+            ok = r.code == 1 and r.out == want and "Nat : U" in r2.out and want in r2.out
+            print(f"/dev/zero: exit {r.code}{'' if ok else ': ' + r.out[:200] + r2.out[-300:]}")
+            failures += not ok
         bf = os.path.join(ROOT, "bench", "eval", "bf.thorin")
         if scale == 1:
             for flags in (["--jit=off"], ["--jit=lazy"]):
