@@ -45,6 +45,7 @@ enum class BaselineOp : uint8_t {
   IdxToNat,   // {n} i: i
   ArrGet,     // {A} {n} arr i: the representation A implies
   ArrLength,  // {A} {n} arr
+  ArrSet,     // {A} {n} arr i x: in place when unshared
 };
 
 struct BaselineLowering {

@@ -17,10 +17,10 @@ Opnd FnGen::arrLength(ETm* t) {
   return r;
 }
 
-// `get {A} {n} arr i`.
-Opnd FnGen::arrGet(ETm* t, std::vector<Opnd>& ws, Label slow) {
-  MType m = elemHint(t);
-  OTag rep = m == MType::I64 ? OTag::ArrI64 : m == MType::F64 ? OTag::ArrF64 : OTag::Arr;
+// The address of element i of `arr` ({A} {n} arr i … in ws) in
+// representation `rep`, after the checks of header, length and index that
+// facts and earlier checks leave (failing: to `slow`).
+x86::Mem FnGen::elemAt(std::vector<Opnd>& ws, OTag rep, Label slow) {
   uint64_t shape = ws[2].shape;
   if (ws[2].kind != Opnd::Reg) ws[2] = copyToTemp(ws[2]);
   if (ws[3].kind == Opnd::Mem || (ws[3].kind == Opnd::Imm && !fits32(4 * ws[3].imm + 4)))
@@ -60,14 +60,52 @@ Opnd FnGen::arrGet(ETm* t, std::vector<Opnd>& ws, Label slow) {
     a_.jbe(slow);
   }
   // Element k of the index word 2k+1 is at byte 8 + 8k = 4·(2k+1) + 4.
-  x86::Mem at = ws[3].kind == Opnd::Reg ? x86::qword_ptr(arr, ws[3].reg, 2, 4)
-                                        : x86::qword_ptr(arr, int32_t(4 * ws[3].imm + 4));
+  return ws[3].kind == Opnd::Reg ? x86::qword_ptr(arr, ws[3].reg, 2, 4)
+                                 : x86::qword_ptr(arr, int32_t(4 * ws[3].imm + 4));
+}
+
+// `get {A} {n} arr i`.
+Opnd FnGen::arrGet(ETm* t, std::vector<Opnd>& ws, Label slow) {
+  MType m = elemHint(t);
+  OTag rep = m == MType::I64 ? OTag::ArrI64 : m == MType::F64 ? OTag::ArrF64 : OTag::Arr;
+  x86::Mem at = elemAt(ws, rep, slow);
+  const ParamFact* f = factOf(ws[2]);
   Opnd r = temp(m);
   if (r.isF())
     a_.movsd(r.xmm, at);
   else
     a_.mov(r.reg, at);
   if (f && f->rows && m == MType::None) r.shape = f->rows; // (the slow path's result too)
+  return r;
+}
+
+// `set {A} {n} arr i x`: in place when nothing else refers to the array
+// (runtime/share.hpp) and it has the representation A implies; otherwise
+// the primitive, which copies (or fails on the index). The element comes
+// as a word: a small I64 or a boxed F64 is stored raw, any other word
+// marked shared.
+Opnd FnGen::arrSet(ETm* t, std::vector<Opnd>& ws, Label slow) {
+  MType m = elemHint(t);
+  OTag rep = m == MType::I64 ? OTag::ArrI64 : m == MType::F64 ? OTag::ArrF64 : OTag::Arr;
+  x86::Mem at = elemAt(ws, rep, slow);
+  const Gp& arr = ws[2].reg;
+  a_.test(x86::byte_ptr(arr, -16), int32_t(kArrShared));
+  a_.jnz(slow);
+  a_.emit(x86::Inst::kIdMov, x86::rax, ws[4].op());
+  if (m == MType::I64) {
+    a_.test(x86::al, 1); // (a boxed I64 is the primitive's)
+    a_.jz(slow);
+    a_.sar(x86::rax, 1);
+  } else if (m == MType::F64) {
+    a_.mov(x86::rax, x86::qword_ptr(x86::rax, 8)); // (the box's bits)
+  } else {
+    shareWord(ws[4]);
+    a_.emit(x86::Inst::kIdMov, x86::rax, ws[4].op());
+  }
+  a_.mov(x86::qword_ptr(arr, -8), 0); // the shape memo: the element may have another shape
+  a_.mov(at, x86::rax);
+  Opnd r = temp(MType::None);
+  a_.mov(r.reg, arr);
   return r;
 }
 

@@ -110,6 +110,7 @@ Opnd FnGen::wordPrim(ETm* t, const BaselineLowering& l) {
     break;
   case BaselineOp::NatToF64: r = natToF64(ws, slow); break;
   case BaselineOp::ArrGet: r = arrGet(t, ws, slow); break;
+  case BaselineOp::ArrSet: r = arrSet(t, ws, slow); break;
   default: throw Unsupported{__LINE__};
   }
   a_.bind(done);
@@ -195,8 +196,10 @@ Opnd FnGen::natDivMod(std::vector<Opnd>& ws, bool mod, Label slow) {
     return r;
   }
   if (k > 0) {
-    a_.mov(r.reg, asmjit::imm(k));
-  } else {
+    divByConstant(ws[0], uint64_t(k), mod, r);
+    return r;
+  }
+  {
     move(r, ws[1]);
     a_.shr(r.reg, 1);
     a_.test(r.reg, r.reg);
@@ -208,6 +211,34 @@ Opnd FnGen::natDivMod(std::vector<Opnd>& ws, bool mod, Label slow) {
   a_.div(r.reg);
   a_.lea(r.reg, x86::ptr(mod ? x86::rdx : x86::rax, mod ? x86::rdx : x86::rax, 0, 1));
   return r;
+}
+
+// x / k or x mod k for the immediate word x and a constant k ≥ 3 (not a
+// power of two) into r, by a multiplication (Granlund and Montgomery,
+// "Division by invariant integers using multiplication", 1994: exact for
+// every 64-bit x): `div` takes tens of cycles (`k % 1000` in a loop).
+void FnGen::divByConstant(const Opnd& word, uint64_t k, bool mod, const Opnd& r) {
+  int l = 64 - std::countl_zero(k - 1); // ⌈log2 k⌉
+  auto m = uint64_t(((unsigned __int128)1 << 64) * ((uint64_t(1) << l) - k) / k + 1);
+  a_.emit(x86::Inst::kIdMov, x86::rax, word.op());
+  a_.shr(x86::rax, 1);
+  a_.mov(r.reg, x86::rax);
+  a_.mov(x86::rdx, asmjit::imm(m));
+  a_.mul(x86::rdx); // t = high(x · m), in rdx
+  a_.sub(r.reg, x86::rdx);
+  a_.shr(r.reg, 1);
+  a_.add(r.reg, x86::rdx);
+  a_.shr(r.reg, l - 1); // q = (t + (x - t) / 2) >> (l - 1)
+  if (mod) {
+    a_.emit(x86::Inst::kIdMov, x86::rax, word.op());
+    a_.shr(x86::rax, 1);
+    a_.mov(x86::rdx, asmjit::imm(k));
+    a_.imul(x86::rdx, r.reg);
+    a_.sub(x86::rax, x86::rdx);
+    a_.lea(r.reg, x86::ptr(x86::rax, x86::rax, 0, 1));
+  } else {
+    a_.lea(r.reg, x86::ptr(r.reg, r.reg, 0, 1));
+  }
 }
 
 // A Nat comparison's value (a Bool): `cc` on the values, unsigned.

@@ -193,7 +193,10 @@ private:
 
   // emit_arrays.cpp: arrays
   Opnd arrLength(ETm* t);
+  x86::Mem elemAt(std::vector<Opnd>& ws, OTag rep, Label slow);
   Opnd arrGet(ETm* t, std::vector<Opnd>& ws, Label slow);
+  Opnd arrSet(ETm* t, std::vector<Opnd>& ws, Label slow);
+  void divByConstant(const Opnd& word, uint64_t k, bool mod, const Opnd& r);
 
   ModuleGen& m_;
   x86::Assembler& a_;

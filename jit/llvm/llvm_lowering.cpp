@@ -74,7 +74,17 @@ static AxiomColumn<WordLowering>& wordTable() {
   return c;
 }
 
-void registerWordLowering(AxiomId axiom, WordLowering l) { wordTable().set(axiom, l); }
+static AxiomColumn<uint8_t>& typedTable() { // (not vector<bool>: its [] is no reference)
+  static AxiomColumn<uint8_t> c;
+  return c;
+}
+
+void registerWordLowering(AxiomId axiom, WordLowering l, bool typedArgs) {
+  wordTable().set(axiom, l);
+  typedTable().set(axiom, typedArgs ? 1 : 0);
+}
+
+bool wordLoweringTypedArgs(AxiomId axiom) { return typedTable()[axiom] != 0; }
 
 WordLowering findWordLowering(AxiomId axiom) { return wordTable()[axiom]; }
 

@@ -81,10 +81,20 @@ struct WordCx {
   /// not emitted twice. True if the check is there (made now or before).
   std::function<bool(llvm::Value*, uint64_t key, const EntryCheck&, DeoptReason, const EntryFacts&)>
       deoptAtEntry = {};
+  /// A lowering registered with `typedArgs` gets each argument in the
+  /// machine type it was computed in (argTypes; None: a word), so that an
+  /// F64 stored into a raw array is never boxed; `box` makes the word the
+  /// primitive wants on the slow path.
+  std::vector<MType> argTypes = {};
+  std::function<llvm::Value*(llvm::Value*, MType)> box = {};
+  /// Marks a word shared (runtime/share.hpp) before it is stored in the heap.
+  std::function<llvm::Value*(llvm::Value*)> share = {};
 };
 using WordLowering = llvm::Value* (*)(WordCx& cx, const std::vector<llvm::Value*>& args);
 
-void registerWordLowering(AxiomId axiom, WordLowering l);
+void registerWordLowering(AxiomId axiom, WordLowering l, bool typedArgs = false);
+/// Registered with typed arguments (WordCx::argTypes).
+bool wordLoweringTypedArgs(AxiomId axiom);
 
 /// `cond ? fast() : slow()` with `cond` expected true (branch weights), the
 /// two results joined by a φ. Each side may create blocks of its own.

@@ -729,8 +729,15 @@ public:
         LowerCx cx{b_, mc_.h_.fail, t->span};
         return {low(cx, ms), p.result};
       }
-    std::vector<Value*> args = words(t);
     if (WordLowering wl = findWordLowering(p.axiom)) { // a fast path on words
+      std::vector<Value*> args;
+      std::vector<MType> types;
+      bool typed = wordLoweringTypedArgs(p.axiom);
+      for (uint32_t i = 0; i < t->n; ++i) {
+        TV x = gen(t->args[i]);
+        args.push_back(typed ? x.v : word(x));
+        if (typed) types.push_back(x.t);
+      }
       PrimFn fnp = p.fn;
       uint32_t span = t->span;
       uint32_t id = t->prim;
@@ -742,6 +749,9 @@ public:
         cx.concreteType = true;
       }
       cx.unbox = [this](Value* w, MType m) { return unbox(w, m); };
+      cx.argTypes = std::move(types);
+      cx.box = [this](Value* v, MType m) { return box(v, m); };
+      cx.share = [this](Value* w) { return share(w); };
       if (speculate_)
         cx.deopt = [this](DeoptReason r) {
           b_.CreateCall(mc_.h_.deopt, {b_.getInt32(owner_), b_.getInt32(uint32_t(r))});
@@ -754,7 +764,7 @@ public:
       Value* r = wl(cx, args);
       return {r, cx.result};
     }
-    return {callPrim(p.fn, t->prim, t->span, args), MType::None};
+    return {callPrim(p.fn, t->prim, t->span, words(t)), MType::None};
   }
 
   // A primitive's run-time implementation on words.

@@ -62,6 +62,7 @@ void baseline() {
   reg(ax::idx_toNat, Op::IdxToNat);
   reg(ax::arr_get, Op::ArrGet);
   reg(ax::arr_length, Op::ArrLength);
+  reg(ax::arr_set, Op::ArrSet);
 }
 
 } // namespace thorin::plug::core

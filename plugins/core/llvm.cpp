@@ -203,11 +203,22 @@ Value* idxOf(WordCx& c, const Args& a) { // {n} k: k when k < n
   return fastOr(c, ok, a, [&] { return a[1]; });
 }
 Value* idxToNat(WordCx&, const Args& a) { return a[1]; }
-// Arrays never change once built (`set` copies): their length and elements
-// are invariant loads, which LLVM may hoist out of loops and merge.
+// An array's header (representation, length) never changes once built:
+// invariant loads, which LLVM may hoist out of loops and merge. Its
+// elements do (`set` of an unshared array writes in place, here or in a
+// callee the array was handed to): ordinary loads, tagged as elements so
+// that readFrom finds them (an invariant load could even be re-read after
+// the write, by the register allocator's rematerialisation).
 LoadInst* invariantLoad(IRBuilder<>& b, Type* ty, Value* ptr) {
   LoadInst* l = b.CreateLoad(ty, ptr);
   l->setMetadata(LLVMContext::MD_invariant_load, MDNode::get(b.getContext(), {}));
+  return l;
+}
+constexpr const char* kElemMetadata = "thorin.elem";
+LoadInst* elemLoad(IRBuilder<>& b, Type* ty, Value* ptr) {
+  LoadInst* l = b.CreateLoad(ty, ptr);
+  l->setMetadata(kElemMetadata, MDNode::get(b.getContext(), {}));
+  l->setAlignment(Align(8));
   return l;
 }
 Value* arrLen(IRBuilder<>& b, Value* p) {
@@ -215,10 +226,10 @@ Value* arrLen(IRBuilder<>& b, Value* p) {
                       b.getInt64Ty());
 }
 // The array whose element `w` was read by a speculating `get` on words
-// (the fast path's invariant load at an offset from it), if any.
+// (the fast path's element load at an offset from it), if any.
 Value* readFrom(Value* w) {
   auto* l = dyn_cast<LoadInst>(w);
-  if (!l || !l->getType()->isIntegerTy(64) || !l->getMetadata(LLVMContext::MD_invariant_load))
+  if (!l || !l->getType()->isIntegerTy(64) || !l->getMetadata(kElemMetadata))
     return nullptr;
   auto* g = dyn_cast<GetElementPtrInst>(l->getPointerOperand());
   if (!g || !g->getSourceElementType()->isIntegerTy(8)) return nullptr;
@@ -273,9 +284,7 @@ Value* arrGet(WordCx& c, const Args& a) {
   // `get xs (idx (j + 1))`, `get xs (idx (j + 2))`… as consecutive.
   auto load = [&] {
     Value* off = b.CreateAdd(b.CreateShl(a[3], 2), b.getInt64(4));
-    LoadInst* l = invariantLoad(b, ty, b.CreateGEP(b.getInt8Ty(), p, off));
-    l->setAlignment(Align(8));
-    return l;
+    return elemLoad(b, ty, b.CreateGEP(b.getInt8Ty(), p, off));
   };
   if (c.deopt) { // (an index out of range is the primitive's run-time error)
     // A length known from the type (`Array 1024 A`): checked against the
@@ -328,6 +337,46 @@ Value* arrGet(WordCx& c, const Args& a) {
   }
   return fastOr(c, b.CreateAnd(repOk, inRange), a, load);
 }
+// {A} {n} arr i x, with typed arguments (x in its machine type). An array
+// nothing else refers to, in the representation A implies, is written in
+// place (its shape memo reset: the new element may have another shape);
+// a shared one, another representation or an index out of range take the
+// primitive, which copies or fails.
+Value* arrSet(WordCx& c, const Args& a) {
+  IRBuilder<>& b = c.b;
+  rt::MType m = c.hint == rt::MType::I64 || c.hint == rt::MType::F64 ? c.hint : rt::MType::None;
+  rt::OTag rep = m == rt::MType::I64   ? rt::OTag::ArrI64
+                 : m == rt::MType::F64 ? rt::OTag::ArrF64
+                                       : rt::OTag::Arr;
+  Args w(a.size());
+  for (size_t k = 0; k < a.size(); ++k)
+    w[k] = k == 4 ? a[k] : c.box(a[k], c.argTypes[k]); // (x: boxed on the slow path only)
+  Value* p = b.CreateIntToPtr(w[2], b.getPtrTy());
+  Value* header = invariantLoad(b, b.getInt64Ty(), p);
+  Value* flags = b.CreateLoad(b.getInt64Ty(), b.CreateConstGEP1_64(b.getInt64Ty(), p, -2));
+  Value* ok = b.CreateAnd(
+      b.CreateICmpEQ(b.CreateTrunc(header, b.getInt32Ty()), b.getInt32(uint32_t(rep))),
+      b.CreateICmpULT(b.CreateLShr(w[3], 1), b.CreateLShr(header, 32)));
+  ok = b.CreateAnd(ok, b.CreateICmpEQ(b.CreateAnd(flags, rt::kArrShared), b.getInt64(0)));
+  if (m == rt::MType::I64 && c.argTypes[4] == rt::MType::None) // (a word: small I64 only)
+    ok = b.CreateAnd(ok, b.CreateICmpNE(b.CreateAnd(a[4], 1), b.getInt64(0)));
+  return rt::likelyOr(
+      b, ok,
+      [&]() -> Value* {
+        Value* x = a[4];
+        if (m == rt::MType::None) x = c.share(c.box(x, c.argTypes[4]));
+        else if (c.argTypes[4] == rt::MType::None && m == rt::MType::I64) x = b.CreateAShr(x, 1);
+        else if (c.argTypes[4] == rt::MType::None) x = c.unbox(x, m);
+        b.CreateStore(b.getInt64(0), b.CreateConstGEP1_64(b.getInt64Ty(), p, -1)); // shape memo
+        Value* off = b.CreateAdd(b.CreateShl(w[3], 2), b.getInt64(4));
+        b.CreateStore(x, b.CreateGEP(b.getInt8Ty(), p, off))->setAlignment(Align(8));
+        return w[2];
+      },
+      [&] {
+        w[4] = c.box(a[4], c.argTypes[4]);
+        return c.slow(w);
+      });
+}
 Value* arrLength(WordCx& c, const Args& a) {
   IRBuilder<>& b = c.b;
   Value* len = arrLen(b, b.CreateIntToPtr(a[2], b.getPtrTy()));
@@ -354,6 +403,7 @@ static void registerWordLowerings() {
   reg(ax::idx_toNat, idxToNat);
   reg(ax::arr_get, arrGet);
   reg(ax::arr_length, arrLength);
+  rt::registerWordLowering(id(ax::arr_set), arrSet, /*typedArgs=*/true);
 }
 
 } // namespace thorin::plug::core
