@@ -327,10 +327,12 @@ bool Runtime::installBaseline(TopId id) {
   }
   Global& h = global(id);
   h.compiled = c;
+  h.optimized = false;
   h.compileMs =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   entryOwner_[c] = id;
   h.epoch = 0; // its value (a closure) is rebuilt with the compiled entry
+  cell(id).valueEpoch = 0;
   if (opts.stats)
     err << fmt::format("jit: baseline code for {} in {:.2f} ms\n", nameOf(id), h.compileMs);
   return true;
@@ -356,6 +358,7 @@ void Runtime::finishTierUps() {
 }
 
 void Runtime::removeCode(const std::vector<TopId>& ids) {
+  ++epoch; // (cells may hold entries of the dropped code: GlobalCell)
   if (baseline) baseline->remove(*this, ids);
   if (backend && !ids.empty()) backend->remove(*this, ids);
 }
@@ -376,9 +379,11 @@ void Runtime::installCompiled(TopId id, Code c) {
     return;
   }
   g.compiled = c;
+  g.optimized = true;
   compiledAny_ = true;
   entryOwner_[c] = id;
   g.epoch = 0; // its value (a closure) is rebuilt with the compiled entry
+  cell(id).valueEpoch = 0;
   if (opts.stats) err << fmt::format("jit: compiled {} in {:.2f} ms\n", nameOf(id), g.compileMs);
 }
 

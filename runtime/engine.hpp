@@ -60,12 +60,25 @@ struct Global {
   bool calleesKnown = false;
   bool compileFailed = false;
   bool noSpeculate = false; // its speculation failed once (a Deopt): compiled without
+  bool optimized = false;   // `compiled` is LLVM's code (not baseline code)
   double compileMs = 0;
   int8_t tooLarge = -1; // body over kMaxCompiledNodes (-1: not counted yet)
   // Does `body` make closures (which may keep its environment alive)?
   const ETm* capturesFor = nullptr; // the body it was found for
   bool captures = true;
   MachineSig sig; // decided at erasure: code generation never looks at types
+};
+
+/// What compiled code reads of a global without calling the runtime: its
+/// value in this run and its optimized entry, each valid while the epoch
+/// recorded with it is the runtime's (code is dropped only between runs or
+/// with a new epoch). Cells never move (a deque), so code may hold their
+/// address; the value is kept alive by Runtime::keptValues.
+struct GlobalCell {
+  uint64_t valueEpoch = 0;
+  V value = 0;
+  uint64_t entryEpoch = 0;
+  Code entry = nullptr; // LLVM's code (final: no call needs counting)
 };
 
 /// Specializations are globals too, numbered from here (TopIds stay below).
@@ -237,6 +250,13 @@ public:
   std::ostream& err;
   std::vector<Global> globals;
   uint64_t epoch = 1;
+  /// `id`'s cell (made on first use, on the thread that runs programs).
+  GlobalCell& cell(TopId id) {
+    std::deque<GlobalCell>& d = isSpec(id) ? specCells_ : cells_;
+    size_t i = isSpec(id) ? id - kSpecBase : id;
+    if (i >= d.size()) d.resize(i + 1);
+    return d[i];
+  }
   /// The values cached in `globals` in this run: roots for the collector
   /// (Global::value lives in memory it does not read).
   gc::RootedVector<V> keptValues;
@@ -299,6 +319,7 @@ private:
   std::deque<Lifted> lifted_;
   uint32_t liftGen_ = 1; // bumped when specializations are dropped: lifted copies are stale
   std::deque<Global> specs_;
+  std::deque<GlobalCell> cells_, specCells_;
   /// Each definition and specialization (lifted λs among them).
   template <class F> void forEachId(F f) {
     for (TopId id = 0; id < globals.size(); ++id)

@@ -116,6 +116,9 @@ V Runtime::globalValue(TopId id) {
   g2.epoch = epoch;
   g2.value = share(v); // (every read of it gets this value)
   keptValues.push_back(v);
+  GlobalCell& c = cell(id);
+  c.value = v;
+  c.valueEpoch = epoch;
   return v;
 }
 
@@ -130,6 +133,11 @@ IEnv* Runtime::enterGlobal(TopId id, const V* args, V* result) {
       return nullptr;
     }
     ++g0.calls;
+    if (g0.optimized) { // (compiled callers call it directly in this epoch)
+      GlobalCell& c = cell(id);
+      c.entry = g0.compiled;
+      c.entryEpoch = epoch;
+    }
     *result = g0.compiled(nullptr, args);
     return nullptr;
   }

@@ -537,7 +537,7 @@ public:
       if (!(t->flags & kNoShare) && v.t == MType::None) share(v.v);
       return v;
     }
-    case ETag::Global: return {b_.CreateCall(mc_.h_.global, {b_.getInt32(t->n)}), MType::None};
+    case ETag::Global: return {globalValue(t->n), MType::None};
     case ETag::Erased: return {wordConst(erasedType(t->n)), MType::None};
     case ETag::Known: return {wordConst(erased()), MType::None}; // (filters are never run)
     case ETag::Lit: return literal(t);
@@ -679,7 +679,7 @@ public:
         if (Function* e = mc_.entry(g))
           return {b_.CreateCall(e, {ConstantPointerNull::get(cast<PointerType>(mc_.ptr_)), arr}),
                   MType::None};
-        return {b_.CreateCall(mc_.h_.callGlobal, {b_.getInt32(g), arr}), MType::None};
+        return {callThroughCell(g, arr), MType::None};
       }
     }
     Value* f = word(gen(t->a));
@@ -842,6 +842,36 @@ public:
     phi->addIncoming(xv, tEnd);
     phi->addIncoming(yv, eEnd);
     return {phi, m};
+  }
+
+  // A field of `id`'s cell (GlobalCell) and whether its epoch is the
+  // runtime's: `valid ? fast(field) : slow()`.
+  Value* fromCell(TopId id, bool entry, const std::function<Value*(Value*)>& fast,
+                  const std::function<Value*()>& slow) {
+    GlobalCell& c = mc_.rt_.cell(id);
+    Value* ep = b_.CreateLoad(mc_.i64_, ptrConst(entry ? &c.entryEpoch : &c.valueEpoch));
+    Value* now = b_.CreateLoad(mc_.i64_, ptrConst(&mc_.rt_.epoch));
+    return likelyOr(b_, b_.CreateICmpEQ(ep, now), [&] {
+      Type* ty = entry ? mc_.ptr_ : mc_.i64_;
+      return fast(b_.CreateLoad(ty, ptrConst(entry ? static_cast<void*>(&c.entry) : &c.value)));
+    }, slow);
+  }
+  // A top-level value: this run's, once the runtime has computed it.
+  Value* globalValue(TopId id) {
+    return fromCell(id, false, [](Value* v) { return v; },
+                    [&] { return b_.CreateCall(mc_.h_.global, {b_.getInt32(id)}); });
+  }
+  // A call of a definition compiled elsewhere: straight to its optimized
+  // entry, once the runtime has called it in this epoch; else through it
+  // (which counts the call: baseline code may tier up, or the interpreter).
+  Value* callThroughCell(TopId id, Value* arr) {
+    FunctionType* ft = FunctionType::get(mc_.i64_, {mc_.ptr_, mc_.ptr_}, false);
+    return fromCell(
+        id, true,
+        [&](Value* code) {
+          return b_.CreateCall(ft, code, {ConstantPointerNull::get(cast<PointerType>(mc_.ptr_)), arr});
+        },
+        [&] { return b_.CreateCall(mc_.h_.callGlobal, {b_.getInt32(id), arr}); });
   }
 
   Value* ptrConst(const void* p) {
