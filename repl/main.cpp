@@ -12,6 +12,9 @@
 
 #include <fmt/format.h>
 
+#ifdef THORIN_MIMALLOC
+#include <mimalloc.h>
+#endif
 #include "core/guard.hpp"
 #include "core/session.hpp"
 #include "jit/baseline/baseline_tier.hpp"
@@ -173,6 +176,12 @@ int realMain(void* p) {
 } // namespace
 
 int main(int argc, char** argv) {
+#ifdef THORIN_MIMALLOC
+  // The allocator's segments in transparent huge pages: a large heap of
+  // terms (NfTree23's normal form, 1.7 GB) took a page fault per 4 KB,
+  // 360,000 of them (6.0 → 3.7 s); a one-line run's RSS grows 5 → 11 MB.
+  mi_option_set(mi_option_large_os_pages, 1);
+#endif
   std::ios::sync_with_stdio(true);
   Args args;
   int i = 1;

@@ -12,6 +12,7 @@
 #include <ctime>
 #include <new>
 #include <pthread.h>
+#include <sys/mman.h>
 
 #include "core/guard.hpp"
 
@@ -156,6 +157,16 @@ void* stackHigh() {
   return static_cast<char*>(addr) + size;
 }
 
+// The heap in transparent huge pages, where the system gives them on
+// request (madvise mode): a large live heap took a page fault per 4 KB
+// (NfTree23, 1.7 GB). The plausible range may span gaps (madvise skips
+// them, reporting ENOMEM) and our other anonymous mappings (advised too).
+static void hugePages(GC_word) {
+  auto lo = reinterpret_cast<uintptr_t>(GC_least_plausible_heap_addr) & ~uintptr_t(4095);
+  auto hi = reinterpret_cast<uintptr_t>(GC_greatest_plausible_heap_addr);
+  if (hi > lo) madvise(reinterpret_cast<void*>(lo), hi - lo, MADV_HUGEPAGE);
+}
+
 } // namespace
 
 void init() {
@@ -185,6 +196,7 @@ void init() {
   // A heap of 16 MB from the start: a tiny one is collected every few
   // kilobytes (Brainfuck, 3 MB live: 75,000 collections, 1.5 s of 2.9 s).
   // Its pages cost memory only once used.
+  GC_set_on_heap_resize(hugePages);
   GC_expand_hp(size_t(16) << 20);
   GC_allow_register_threads();
   GC_set_start_callback(dropFreeLists);
