@@ -2,6 +2,7 @@
 #include "literal.hpp"
 
 #include <algorithm>
+#include <cstring>
 
 #include <fmt/format.h>
 
@@ -34,7 +35,9 @@ std::vector<Name> Cxt::names() const {
 }
 
 std::string Elab::showVal(const Cxt& c, Val* v) {
-  return show(w_, quote(w_, w_.scratch, c.lvl, v), c.names(), kShownTermLimit);
+  size_t budget = 4 * kShownTermLimit; // (nodes: more than the bytes printed)
+  return show(w_, quote(w_, w_.scratch, c.lvl, v, {.budget = &budget}), c.names(),
+              kShownTermLimit);
 }
 std::string Elab::showTm(const Cxt& c, Tm* t) { return show(w_, t, c.names()); }
 
@@ -83,24 +86,46 @@ Tm* Elab::tyTm(World& w, Local* l) {
   return l->tyTm;
 }
 
+// The bound/defined mask of the context (and its bound variables' names),
+// made once per local. A binder's extends its parent's in place when the
+// parent's is the end of its buffer (a chain of n binders: O(n) in all,
+// not O(n²) — n nested unannotated λs make a meta at each).
 const uint8_t* Elab::mask(const Cxt& c) {
   if (!c.locals) return nullptr;
-  if (!c.locals->mask) {
-    uint8_t* m = w_.perm.array<uint8_t>(c.lvl);
-    uint32_t bound = 0;
-    for (Local* l = c.locals; l; l = l->prev) {
-      m[l->lvl] = l->defined ? 0 : 1;
-      bound += !l->defined;
-    }
-    Name* names = w_.perm.array<Name>(bound);
-    uint32_t i = bound;
-    for (Local* l = c.locals; l; l = l->prev)
-      if (!l->defined) names[--i] = l->name;
-    c.locals->mask = m;
-    c.locals->boundNames = names;
-    c.locals->nBound = bound;
+  if (c.locals->mask) return c.locals->mask;
+  std::vector<Local*> todo; // (those without one, newest first)
+  Local* base = c.locals;
+  for (; base && !base->mask; base = base->prev)
+    todo.push_back(base);
+  for (auto it = todo.rbegin(); it != todo.rend(); ++it) {
+    extendMask(*it, base);
+    base = *it;
   }
   return c.locals->mask;
+}
+
+void Elab::extendMask(Local* l, Local* prev) {
+  uint32_t len = l->lvl, nb = prev ? prev->nBound : 0;
+  MaskBuf* b = prev ? prev->maskBuf : nullptr;
+  if (!b || b->used != len || b->usedNames != nb || len == b->cap || nb == b->capNames) {
+    auto* fresh = w_.perm.make<MaskBuf>();
+    fresh->cap = std::max<uint32_t>(16, 2 * (len + 1));
+    fresh->capNames = std::max<uint32_t>(16, 2 * (nb + 1));
+    fresh->mask = w_.perm.array<uint8_t>(fresh->cap);
+    fresh->names = w_.perm.array<Name>(fresh->capNames);
+    if (len && prev) std::memcpy(fresh->mask, prev->mask, len);
+    std::copy(prev ? prev->boundNames : nullptr, prev ? prev->boundNames + nb : nullptr,
+              fresh->names);
+    fresh->used = len;
+    fresh->usedNames = nb;
+    b = fresh;
+  }
+  b->mask[b->used++] = l->defined ? 0 : 1;
+  if (!l->defined) b->names[b->usedNames++] = l->name;
+  l->mask = b->mask;
+  l->boundNames = b->names;
+  l->nBound = b->usedNames;
+  l->maskBuf = b;
 }
 
 // The closed type of a meta: Π (x : A) … let y = t; … → ty over its context.
@@ -737,12 +762,18 @@ std::pair<Tm*, Val*> Elab::infer(Cxt& c, Raw* r) {
   fail(r->span, "cannot elaborate this term");
 }
 
+constexpr size_t kUnsolvedShown = 10;
+
 void Elab::requireSolved(size_t firstMeta) {
   finish();
   std::vector<Diagnostic> ds;
+  size_t unsolved = 0;
   for (size_t m = firstMeta; m < w_.metas.size(); ++m) {
     auto& e = w_.metas[m];
     if (e.solution) continue;
+    // The first few, each in its context: n nested unannotated λs leave n
+    // metas in contexts up to n long (8,000 λs: minutes of messages).
+    if (++unsolved > kUnsolvedShown) continue;
     // Print the meta's type in its own context (skip the closing binders).
     std::vector<Name> ctx;
     Tm* ty = w_.metaTypeTm(MetaId(m));
@@ -754,8 +785,12 @@ void Elab::requireSolved(size_t firstMeta) {
         Diagnostic{e.span,
                    fmt::format("unsolved metavariable ?{} ({})", m, e.origin.describe()),
                    // (zonked: metas solved since it was made show their solutions)
-                   {"of type: " + show(w_, zonk(w_, w_.scratch, ty, Lvl(ctx.size())), ctx)}});
+                   {"of type: " + show(w_, zonk(w_, w_.scratch, ty, Lvl(ctx.size())), ctx,
+                                       kShownTermLimit)}});
   }
+  if (unsolved > kUnsolvedShown)
+    ds.back().notes.push_back(
+        fmt::format("and {} more unsolved metavariables", unsolved - kUnsolvedShown));
   if (!ds.empty()) throw Error(std::move(ds));
 }
 

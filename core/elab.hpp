@@ -11,6 +11,14 @@
 namespace thorin {
 
 /// A bound (λ, Π) or defined (let) local variable.
+/// Masks and bound names of contexts, shared along a chain of binders:
+/// the context ending at a local is a prefix (Elab::mask).
+struct MaskBuf {
+  uint8_t* mask;
+  Name* names;
+  uint32_t cap, capNames, used, usedNames;
+};
+
 struct Local {
   Local* prev;
   Name name;
@@ -23,6 +31,7 @@ struct Local {
   const uint8_t* mask = nullptr;    // bound/defined mask of the context ending here
   const Name* boundNames = nullptr; // names of the bound variables, oldest first
   uint32_t nBound = 0;
+  MaskBuf* maskBuf = nullptr; // (mask and boundNames are its prefixes)
   // The nearest older local a name can find (visible, not `_`): looking a
   // name up skips the binders of `A × B × …` and `A → B → …`, which would
   // otherwise make a chain of them quadratic.
@@ -127,6 +136,7 @@ private:
   AxiomId axiomHead(Val* v);
   static Tm* tyTm(World& w, Local* l);
   const uint8_t* mask(const Cxt& c);
+  void extendMask(Local* l, Local* prev);
   Val* evalIn(Cxt& c, Tm* t);
   Val* instantiate(Cxt& c, Val* closure, Tm* arg);
 

@@ -4,6 +4,8 @@
 #include <cstdlib>
 #include <new>
 #include <stdexcept>
+#include <memory>
+#include <mutex>
 #include <vector>
 
 #include "axiom.hpp"
@@ -627,18 +629,22 @@ Val* eval(World& w, Env* env, Tm* t) {
   case TTag::Top: return w.topHead(t->n);
   case TTag::Meta: return w.metaHead(t->n);
   case TTag::InsertedMeta: {
-    // Apply the meta to the bound variables of its context, oldest first.
+    // Apply the meta to the bound variables of its context, oldest first:
+    // one spine and one value (not a value per argument: a meta in a
+    // context of n binders is evaluated at each of n nested λs).
     uint32_t len = t->m;
-    Val** args = w.scratch.array<Val*>(len);
+    thread_local std::vector<Val*> args;
+    args.resize(len);
     Env* e = env;
     for (uint32_t i = len; i-- > 0;) {
       args[i] = e->v;
       e = e->prev;
     }
-    Val* v = w.metaHead(t->n);
+    Spine* sp = nullptr;
     for (uint32_t i = 0; i < len; ++i)
-      if (t->mask[i]) v = vApp(w, v, args[i], Icit::Expl);
-    return v;
+      if (t->mask[i]) sp = snoc(w, sp, Elim::App, args[i], Icit::Expl);
+    Val* head = w.metaHead(t->n);
+    return sp ? neutral(w, head, sp) : head;
   }
   case TTag::Lam: {
     Val* v = mkVal(w, VTag::Lam);
@@ -701,9 +707,22 @@ Val* eval(World& w, Env* env, Tm* t) {
 
 static Tm* mk(Arena& a, TTag tag) { return mkTm(a, tag); }
 
+// Past a quotation's budget (QuoteOpts::budget): the node printed "…".
+static Tm* cutTerm(Arena& a, QuoteOpts o) {
+  if (!o.budget) return nullptr;
+  if (*o.budget > 0) {
+    --*o.budget;
+    return nullptr;
+  }
+  Tm* t = mkTm(a, TTag::Irrelevant);
+  t->n = kCutTerm;
+  return t;
+}
+
 static Tm* quoteSpine(World& w, Arena& out, Lvl l, Tm* head, Spine* sp, QuoteOpts o) {
   if (!sp) return head;
   guard();
+  if (o.budget && *o.budget == 0) return cutTerm(out, o);
   Tm* f = quoteSpine(w, out, l, head, sp->prev, o);
   if (sp->kind == Elim::If) {
     Tm* t = mk(out, TTag::If);
@@ -763,8 +782,52 @@ static bool stuckWhenApplied(World& w, Val* v, Lvl l) {
   return false;
 }
 
+// `n` ones, shared (every all-ones mask is a prefix of the latest buffer;
+// older buffers stay, terms point into them).
+static const uint8_t* onesMask(uint32_t n) {
+  static std::mutex m;
+  static std::vector<std::unique_ptr<uint8_t[]>> buffers;
+  static uint32_t cap = 0;
+  std::lock_guard<std::mutex> lock(m);
+  if (n > cap) {
+    cap = std::max(n, 2 * cap);
+    buffers.push_back(std::make_unique<uint8_t[]>(cap));
+    std::fill_n(buffers.back().get(), cap, uint8_t(1));
+  }
+  return buffers.back().get();
+}
+
+// A meta applied to bound variables in order (what an inserted meta
+// evaluates to, `?m x y z`), quoted at level l as an InsertedMeta: a mask
+// of l bytes (none for all of them) instead of two nodes per variable. The
+// inferred type of n nested λs holds n such metas, of 1 … n arguments.
+static Tm* insertedMeta(Arena& out, Lvl l, Val* v) {
+  if (!v->sp || l == 0) return nullptr;
+  uint32_t next = l; // (levels decrease from the newest argument)
+  for (Spine* s = v->sp; s; s = s->prev) {
+    if (s->kind != Elim::App || s->icit != Icit::Expl) return nullptr;
+    Val* a = s->arg;
+    if (a->tag != VTag::Rigid || a->sp || a->n >= next) return nullptr;
+    next = a->n;
+  }
+  Tm* t = mkTm(out, TTag::InsertedMeta);
+  t->n = v->n;
+  t->m = l;
+  if (v->sp->len == l) { // every variable in scope
+    t->mask = onesMask(l);
+    return t;
+  }
+  uint8_t* mask = out.array<uint8_t>(l);
+  std::fill_n(mask, l, uint8_t(0));
+  for (Spine* s = v->sp; s; s = s->prev)
+    mask[s->arg->n] = 1;
+  t->mask = mask;
+  return t;
+}
+
 Tm* quote(World& w, Arena& out, Lvl l, Val* v, QuoteOpts o) {
   guard();
+  if (Tm* cut = cutTerm(out, o)) return cut;
   if (o.unfoldTops && stuckRecursiveCall(w, force(w, v))) {
     v = force(w, v);
     Tm* h = mk(out, TTag::Top);
@@ -820,6 +883,7 @@ Tm* quote(World& w, Arena& out, Lvl l, Val* v, QuoteOpts o) {
     return quoteSpine(w, out, l, h, v->sp, o);
   }
   case VTag::Flex: {
+    if (Tm* t = insertedMeta(out, l, v)) return t;
     Tm* h = mk(out, TTag::Meta);
     h->n = v->n;
     return quoteSpine(w, out, l, h, v->sp, o);

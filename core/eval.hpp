@@ -54,6 +54,10 @@ Val* unfold(World& w, Val* v);
 struct QuoteOpts {
   bool unfoldTops = false; // normal forms
   bool unfoldMetas = true; // show meta solutions
+  /// Terms to be printed with a size limit: at most this many nodes, the
+  /// rest cut (a `Irrelevant` node with n = kCutTerm, printed "…"). A
+  /// value may be quadratic in its source (n nested λs' inferred type).
+  size_t* budget = nullptr;
 };
 Tm* quote(World& w, Arena& out, Lvl l, Val* v, QuoteOpts o = {});
 /// Full normal form of a closed-or-open term at level l.

@@ -12,6 +12,16 @@
 #include "literal.hpp"
 
 namespace thorin {
+// The k-th shadowed binder named `base`: primes, then a subscript (x''',
+// x₄): names stay short in a context of thousands of x's.
+static std::string shadowed(const std::string& base, size_t k) {
+  if (k <= 3) return base + std::string(k, '\'');
+  std::string sub;
+  for (char d : std::to_string(k))
+    sub += std::string("₀₁₂₃₄₅₆₇₈₉").substr(size_t(d - '0') * 3, 3);
+  return base + sub;
+}
+
 namespace {
 
 enum Prec { PLet = 0, PPi, PSigma, POr, PAnd, PCmp, PAdd, PMul, PApp, PAtom };
@@ -47,8 +57,9 @@ struct Printer {
         if (x == c) return true;
       return false;
     };
-    while (taken(s))
-      s += '\'';
+    std::string base = s;
+    for (size_t k = 1; taken(s); ++k)
+      s = shadowed(base, k);
     return s;
   }
 
@@ -103,7 +114,7 @@ struct Printer {
     }
     case TTag::Meta: out += fmt::format("?{}", t->n); break;
     case TTag::U: out += 'U'; break;
-    case TTag::Irrelevant: out += "_"; break;
+    case TTag::Irrelevant: out += t->n == kCutTerm ? "…" : "_"; break;
     case TTag::InsertedMeta: {
       bool any = false;
       for (uint32_t i = 0; i < t->m; ++i)
@@ -515,11 +526,9 @@ std::string show(const World& w, const Tm* t, std::vector<Name> ctx, size_t limi
       continue;
     }
     size_t& k = primes[base];
-    std::string s = base + std::string(k, '\'');
-    while (used.count(s)) {
-      s += '\'';
-      ++k;
-    }
+    std::string s = shadowed(base, k);
+    while (used.count(s))
+      s = shadowed(base, ++k);
     ++k;
     used.insert(s);
     inner.push_back(std::move(s));

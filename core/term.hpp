@@ -44,6 +44,10 @@ enum class TTag : uint8_t {
   Embed,
 };
 
+/// An Irrelevant node with this n stands for a part of a term cut for
+/// printing (QuoteOpts::budget): printed "…".
+constexpr uint32_t kCutTerm = 1;
+
 struct Tm {
   TTag tag;
   Icit icit = Icit::Expl;

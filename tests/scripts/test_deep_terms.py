@@ -108,6 +108,29 @@ def main():
         print(out[:300])
         failures += 1
 
+    # Thousands of nested λs without types: each binder's type is a meta over
+    # the binders before it. The mismatch is reported within 1 GB (it took
+    # 9.8 GB for 4,000 and ran out for 8,000: its type was quoted whole, then
+    # printed), its printed type cut; the unsolved metas of the same λs
+    # without the application are counted past the tenth (n contexts of up
+    # to n binders each, printed).
+    k = 1000 if sanitized else 8000
+    lams = "(λ x. " * k + "1" + ")" * k
+    limit = {} if sanitized else {"THORIN_MEMORY_MB": "1000"}
+    code, out = run(exe, f"bad : U = {lams} Nat\n", limit, timeout=120)
+    print(f"{k} nested λs applied to Nat, against U: exit {code}, {len(out)} bytes")
+    if (code != 1 or not out.startswith("deep.thorin:1:11: error: type mismatch\n")
+            or "actual type: (x : ?1 Nat) (x' : ?2 Nat x) (x'' : ?3 Nat x x')" not in out
+            or len(out) > 4000):
+        print(out[:600])
+        failures += 1
+    code, out = run(exe, f"ok = {lams}\n", limit, timeout=120)
+    print(f"{k} nested λs without types: exit {code}, {len(out)} bytes")
+    if (code != 1 or out.count("error: unsolved metavariable") != 10
+            or f"  and {k - 10} more unsolved metavariables\n" not in out):
+        print(out[:600])
+        failures += 1
+
     # Runaway memory: a normal form that never ends, a string that doubles
     # forever. Past thorin's memory limit (THORIN_MEMORY_MB; by default 80 %
     # of the machine's memory) they are located errors, and the run ends
