@@ -54,6 +54,14 @@ void Arena::reset(Mark m) {
   }
 }
 
+void Arena::trim() {
+  for (size_t j = cur_ + 1; j < chunks_.size(); ++j) {
+    reserved_ -= chunks_[j].size;
+    std::free(chunks_[j].data);
+  }
+  if (chunks_.size() > cur_ + 1) chunks_.resize(cur_ + 1);
+}
+
 void Arena::clear(size_t keepBytes) {
   size_t kept = 0, i = 0;
   for (; i < chunks_.size(); ++i) {

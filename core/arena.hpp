@@ -47,6 +47,9 @@ public:
   /// Does `p` point into memory currently handed out by this arena?
   bool contains(const void* p) const;
   void reset(Mark m);
+  /// Frees the chunks past the one in use, which reset() keeps for reuse
+  /// (after a rollback of a load that grew the arena far).
+  void trim();
   /// Release everything; keep at most `keepBytes` of chunks for reuse.
   void clear(size_t keepBytes = 1 << 20);
   size_t bytesReserved() const { return reserved_; }

@@ -19,7 +19,7 @@ namespace thorin {
 TopLevel::Reuse TopLevel::keepEntry(const Entry& e, const Source* src, uint32_t begin,
                                     size_t file) {
   if (!report_) return Reuse::NewText;
-  auto it = old_.find(staging_[file].canon);
+  auto it = old_.find(staging_[file].watched);
   if (it == old_.end()) return Reuse::NewText;
   OldFile& of = it->second;
   auto m = of.byText.find(std::string_view(src->text).substr(begin, e.span.end - begin));
@@ -81,7 +81,7 @@ void TopLevel::recordEntry(const Entry& e, uint32_t begin, size_t file, bool sam
   ++report_->rechecked;
   if (sameText) return; // re-checked because something it uses changed
   std::string name(str(e.name));
-  auto it = old_.find(staging_[file].canon);
+  auto it = old_.find(staging_[file].watched);
   bool existed = it != old_.end() &&
                  std::any_of(it->second.rec->entries.begin(), it->second.rec->entries.end(),
                              [&](const EntryRecord& o) { return w_.tops[o.id].name == e.name; });
@@ -108,7 +108,7 @@ ReloadReport TopLevel::reload(const std::vector<std::string>& files) {
   auto snap = w_.snapshot();
   auto loadedBefore = w_.loadedFiles;
   for (auto& f : records_) {
-    OldFile& of = old_[f.canon];
+    OldFile& of = old_[f.watched];
     of.rec = &f;
     of.taken.assign(f.entries.size(), false);
     for (uint32_t i = 0; i < f.entries.size(); ++i) {
@@ -181,7 +181,7 @@ void TopLevel::commitReload(const World::Snapshot& snap, ReloadReport& rep) {
 std::vector<std::string> TopLevel::watchedFiles() const {
   std::vector<std::string> out;
   for (auto& f : records_)
-    out.push_back(f.canon);
+    out.push_back(f.watched);
   out.insert(out.end(), attempted_.begin(), attempted_.end());
   std::sort(out.begin(), out.end());
   out.erase(std::unique(out.begin(), out.end()), out.end());

@@ -45,6 +45,9 @@ public:
   /// Top-level entries from `first` on are about to be rolled back (their
   /// ids will be reused): forget what was derived from them.
   virtual void onRollback(World&, TopId) {}
+  /// The memory this runner holds for `w` that only a new world gives back
+  /// (erased terms): a reload counts it when it decides on a fresh world.
+  virtual size_t bytesUsed(const World&) const { return 0; }
 };
 
 /// What `.plugin NAME` needs: NAME found on the plugin path and its

@@ -51,6 +51,7 @@ size_t Session::usedBytes() const {
   size_t n = world_->perm.used();
   for (auto& s : world_->sources)
     n += s->text.size();
+  if (opts.runner) n += opts.runner->bytesUsed(*world_); // (each run of main adds to it)
   return n;
 }
 

@@ -146,11 +146,19 @@ std::string TopLevel::shownPath(const std::string& path, bool prelude) const {
                           : path;
 }
 
+std::string watchPath(const std::string& path) {
+  std::error_code ec;
+  fs::path p = fs::absolute(path, ec);
+  if (ec) return path;
+  fs::path dir = fs::weakly_canonical(p.parent_path(), ec);
+  return ec ? p.lexically_normal().string() : (dir / p.filename()).string();
+}
+
 bool TopLevel::loadFile(const std::string& path, Span from, bool prelude) {
   std::error_code ec;
   std::string canon = fs::weakly_canonical(fs::path(path), ec).string();
   if (ec) canon = path;
-  if (!prelude) attempted_.push_back(canon);
+  if (!prelude) attempted_.push_back(watchPath(path));
   if (auto it = std::find(loading_.begin(), loading_.end(), canon); it != loading_.end()) {
     std::string cycle;
     for (auto i = it; i != loading_.end(); ++i)
@@ -176,15 +184,17 @@ bool TopLevel::loadSource(const std::string& path, std::string text, const std::
                           bool prelude) {
   std::error_code ec;
   std::string shown = shownPath(path, prelude);
+  bool record = opts_.trackDependencies && !prelude;
   fs::path importBase = prelude ? fs::path(canon).parent_path() : fs::path(path).parent_path();
   // A reload of an unchanged file keeps its source (and so every position in it).
-  auto old = report_ ? old_.find(canon) : old_.end();
+  // (Matched by name: a file that became a symlink to another is still this file.)
+  std::string watched = record ? watchPath(path) : std::string();
+  auto old = report_ ? old_.find(watched) : old_.end();
   const Source* src = old != old_.end() && old->second.rec->src->text == text
                           ? old->second.rec->src
                           : w_.addSource(shown, std::move(text));
-  bool record = opts_.trackDependencies && !prelude;
   size_t file = staging_.size();
-  if (record) staging_.push_back(FileRecord{canon, src, {}});
+  if (record) staging_.push_back(FileRecord{canon, std::move(watched), src, {}});
   w_.loadedFiles.push_back(canon);
   loading_.push_back(canon);
   loadingShown_.push_back(shown);

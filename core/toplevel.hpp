@@ -35,10 +35,16 @@ struct EntryRecord {
 };
 
 struct FileRecord {
-  std::string canon; // canonical path
+  std::string canon;   // canonical path
+  std::string watched; // watchPath(): what a reload matches it by, what a watcher follows
   const Source* src = nullptr;
   std::vector<EntryRecord> entries; // its definitions, in order
 };
+
+/// The name a file is watched and reloaded by: absolute, its directory
+/// canonical, but a symlink as the file itself not followed. The name is what
+/// an editor or `ln -sf` replaces; what it points to may change.
+std::string watchPath(const std::string& path);
 
 /// What a reload did, for its one-line summary.
 struct ReloadReport {
@@ -84,8 +90,8 @@ public:
   /// in the files any more (and those typed at the prompt) go out of scope.
   /// All or nothing, like load().
   ReloadReport reload(const std::vector<std::string>& files);
-  /// The files the last load or reload read or tried to read (canonical
-  /// paths): what a watcher watches.
+  /// The files the last load or reload read or tried to read (watchPath()
+  /// names): what a watcher watches.
   std::vector<std::string> watchedFiles() const;
   const std::vector<FileRecord>& records() const { return records_; }
 

@@ -93,6 +93,7 @@ void World::rollback(const Snapshot& s) {
   sources.resize(s.sources);
   loadedFiles.resize(s.loaded);
   perm.reset(s.perm);
+  perm.trim(); // (a failed load of a huge file must not keep what it took)
   scratch.clear(size_t(8) << 20);
   survivors[0].clear(1 << 20);
   survivors[1].clear(1 << 20);

@@ -5,8 +5,29 @@
 // stays mimalloc's: malloc is mimalloc's malloc, and its operator delete
 // frees what this returns. (Only with mimalloc: the sanitizers' allocator
 // must see new and delete paired.)
+//
+// releaseFreeMemory: the allocator's free pages back to the system.
 #include <cstdlib>
 #include <new>
+
+#include "script.hpp"
+
+#ifdef THORIN_MIMALLOC
+#include <mimalloc.h>
+#else
+#include <malloc.h>
+#endif
+
+// mimalloc keeps freed pages a while for reuse (as glibc keeps the top of
+// its heap): the old world of a full reload, or a failed reload of a huge
+// file, would stay in the process's RSS until reused.
+void thorin::releaseFreeMemory() {
+#ifdef THORIN_MIMALLOC
+  mi_collect(true);
+#else
+  malloc_trim(0);
+#endif
+}
 
 #ifdef THORIN_MIMALLOC
 

@@ -284,6 +284,7 @@ void Repl::cmdReload(const std::string&) {
   else
     err_ << "reload failed; the previous definitions are kept\n";
   if (watcher_) watcher_->watch(s_.watchedFiles());
+  releaseFreeMemory();
 }
 
 void Repl::cmdType(const std::string& a) {
@@ -613,6 +614,7 @@ void Repl::onFileChange() {
   watcher_->watch(s_.watchedFiles());
   if (ok) runMain(s_, *runtimeOf(s_), {});
   out_.flush();
+  releaseFreeMemory();
 }
 
 void Repl::cmdHelp(const std::string&) {

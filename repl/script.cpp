@@ -54,6 +54,7 @@ int watchScript(Session& s, rt::Runtime& rt, const std::string& file,
     fw.watch(s.watchedFiles());
     if (ok) runMain(s, rt, args);
     out.flush();
+    releaseFreeMemory();
     auto changed = fw.wait(quit);
     if (changed.empty()) break;
     ok = reloadAndReport(s, changed, out, err);

@@ -24,6 +24,10 @@ int runMain(Session& s, rt::Runtime& rt, const std::vector<std::string>& args);
 bool reloadAndReport(Session& s, const std::vector<std::string>& changed, std::ostream& out,
                      std::ostream& err);
 
+/// Gives memory freed since (by a reload, a run) back to the system, as the
+/// allocator would later: called when waiting for the next change.
+void releaseFreeMemory();
+
 /// `thorin run --watch FILE ARGS…`: runs the file, then again after every
 /// change to it or to a file it imports, until `quit` is set (Ctrl-C).
 int watchScript(Session& s, rt::Runtime& rt, const std::string& file,

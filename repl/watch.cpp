@@ -15,6 +15,7 @@
 #include <filesystem>
 
 #include "core/guard.hpp"
+#include "core/toplevel.hpp"
 
 namespace thorin {
 
@@ -60,13 +61,24 @@ FileWatcher::~FileWatcher() {
     close(fd);
 }
 
-// One spelling per file: the same directory named two ways ("." and its
-// absolute path, as for a file that was missing at one reload and found at
-// the next) is one inotify watch, which removing either name would drop.
-static fs::path canonicalPath(const std::string& f) {
+// One spelling per directory: the same directory named two ways ("." and
+// its absolute path, as for a file that was missing at one reload and found
+// at the next) is one inotify watch, which removing either name would drop.
+// A file keeps its own name (watchPath): when it is a symlink, it is the link
+// that an editor or `ln -sf` replaces, and the link is what was loaded.
+static std::string canonicalDir(const fs::path& file) {
   std::error_code ec;
-  fs::path p = fs::weakly_canonical(fs::absolute(f, ec), ec);
-  return ec ? fs::path(f).lexically_normal() : p;
+  fs::path p = fs::weakly_canonical(file.parent_path(), ec);
+  return ec ? file.parent_path().lexically_normal().string() : p.string();
+}
+
+// What a symlink points to (itself otherwise), resolved now: an edit through
+// the link changes the file as much as replacing the link does.
+static std::string linkTarget(const std::string& file) {
+  std::error_code ec;
+  if (!fs::is_symlink(file, ec)) return file;
+  fs::path t = fs::weakly_canonical(file, ec);
+  return ec ? file : t.string();
 }
 
 void FileWatcher::watch(const std::vector<std::string>& files) {
@@ -75,9 +87,15 @@ void FileWatcher::watch(const std::vector<std::string>& files) {
   files_.clear();
   std::set<std::string> want;
   for (auto& f : files) {
-    fs::path p = canonicalPath(f);
-    files_.insert(p.string());
-    want.insert(p.parent_path().string());
+    std::string name = watchPath(f);
+    // (Resolved at every call, after every reload: the link may point
+    // elsewhere now, or be a regular file again.)
+    std::string target = linkTarget(name);
+    files_.emplace(name, name);
+    want.insert(canonicalDir(name));
+    if (target == name) continue;
+    files_.emplace(target, name);
+    want.insert(canonicalDir(target));
   }
   std::vector<std::pair<int, std::string>> keep;
   for (auto& [wd, dir] : dirs_)
@@ -117,9 +135,10 @@ void FileWatcher::loop() {
         }
         if (!ev->len) continue;
         std::string path = (fs::path(d->second) / ev->name).string();
-        if (!files_.count(path)) continue;
-        changed_.insert(path);
-        relevant = true;
+        for (auto [f, end] = files_.equal_range(path); f != end; ++f) {
+          changed_.insert(f->second); // (a link's target is reported as the link)
+          relevant = true;
+        }
       }
     }
     if (!relevant) continue;

@@ -3,6 +3,7 @@
 #pragma once
 #include <atomic>
 #include <functional>
+#include <map>
 #include <mutex>
 #include <set>
 #include <string>
@@ -27,7 +28,8 @@ public:
   /// Whether inotify works here (the error is in `error()` otherwise).
   bool ok() const { return inotify_ >= 0; }
   const std::string& error() const { return error_; }
-  /// Watches exactly these files (canonical paths) from now on.
+  /// Watches exactly these files from now on: each by its name (watchPath),
+  /// and, when it is a symlink, what it points to now, reported by its name.
   void watch(const std::vector<std::string>& files);
   /// Readable while a change is pending.
   int wakeFd() const { return wake_[0]; }
@@ -51,9 +53,9 @@ private:
   std::string error_;
   std::thread thread_;
   std::mutex mu_;
-  std::set<std::string> files_;         // watched files
+  std::multimap<std::string, std::string> files_; // watched path → the file to report
   std::vector<std::pair<int, std::string>> dirs_; // watch descriptor → directory
-  std::set<std::string> changed_;       // changed since the last wait()
+  std::set<std::string> changed_;                 // changed since the last wait()
   std::atomic<int64_t> lastEventMs_{0};
 };
 

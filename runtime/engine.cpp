@@ -551,6 +551,10 @@ void Runtime::useWorld(World& w) {
     specs_.clear();
     specInfo_.clear();
     specByKey_.clear();
+    // Nothing refers to the old world's erased terms now (its code and
+    // globals are gone): without this, each run's erasure stayed for good.
+    lifted_.clear();
+    arena_.clear();
     ++liftGen_;
     w_ = &w;
   }

@@ -134,6 +134,8 @@ public:
   Val* closedCall(World& w, TopId id, Val* const* args, uint32_t n) override;
   void onRollback(World& w, TopId first) override { forgetFrom(w, first); }
   bool convertByRunning(World& w, Tm* a, Tm* b) override { return convertible(w, a, b); }
+  /// Erased terms (of every run in `w` so far; none for a world not entered yet).
+  size_t bytesUsed(const World& w) const override { return &w == w_ ? arena_.used() : 0; }
 
   World& world() { return *w_; }
   Arena& arena() { return arena_; }

@@ -165,6 +165,37 @@ def watch_run(exe, d):
         fail("Ctrl-C ends the watch with status 0", "\n".join(p.seen))
 
 
+def symlink_swap(exe, d):
+    """The watched file replaced by a symlink to another file (renamed over
+    it, as `ln -sf` does), edited through the link, then replaced by a
+    regular file again: every step reloads, and the summary names the file
+    given on the command line. Once the link is gone, its old target is not
+    watched any more."""
+    f, g = os.path.join(d, "f.thorin"), os.path.join(d, "g.thorin")
+    write(f, "main : Nat = 1\n")
+    write(g, "main : Nat = 2\n")
+    p = Proc([exe, "run", "--watch", "f.thorin"], d)
+    p.expect(["1"], "first run")
+    changed = "reloaded f.thorin: changed main; re-checked 1 of 1 definitions in <time>"
+    os.symlink("g.thorin", f + ".lnk")
+    os.replace(f + ".lnk", f)
+    p.expect([changed, "2"], "f.thorin replaced by a symlink to g.thorin")
+    write(g, "main : Nat = 3\n")
+    p.expect([changed, "3"], "g.thorin edited through the link")
+    rename_save(f, "main : Nat = 4\n")
+    p.expect([changed, "4"], "the link replaced by a regular file")
+    write(f, "main : Nat = 5\n")
+    p.expect([changed, "5"], "a save of the regular file")
+    # (A reload for g.thorin would come first, as "no changes".)
+    write(g, "main : Nat = 6\n")
+    time.sleep(0.3)
+    write(f, "main : Nat = 7\n")
+    p.expect([changed, "7"], "g.thorin is not watched any more, f.thorin is")
+    p.p.send_signal(signal.SIGINT)
+    if p.p.wait(timeout=TIMEOUT) != 0:
+        fail("Ctrl-C ends the watch with status 0", "\n".join(p.seen))
+
+
 def repl_watch(exe, d):
     main, lib = os.path.join(d, "main.thorin"), os.path.join(d, "lib.thorin")
     write(lib, LIB)
@@ -253,6 +284,8 @@ def main():
     exe = thorin.binary()
     with tempfile.TemporaryDirectory() as d:
         watch_run(exe, d)
+    with tempfile.TemporaryDirectory() as d:
+        symlink_swap(exe, d)
     with tempfile.TemporaryDirectory() as d:
         repl_watch(exe, d)
     with tempfile.TemporaryDirectory() as d:
