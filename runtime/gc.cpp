@@ -226,6 +226,13 @@ void attachThread() {
 void* allocWords(size_t bytes) { return allocate(Words, bytes); }
 void* allocData(size_t bytes) { return allocate(Data, bytes); }
 
+void** wordsFreeList(size_t bytes) {
+  if (gStressEvery || bytes == 0 || bytes > kSmallBytes) return nullptr;
+  return &gFree[Words][(bytes + kGranule - 1) / kGranule - 1];
+}
+
+size_t* allocatedBytes() { return &gAllocated; }
+
 void releaseWords16(void* cell) {
   void*& head = gFree[Words][0];
   GC_NEXT(cell) = head;

@@ -25,6 +25,13 @@ void attachThread();
 void* allocWords(size_t bytes);
 /// An object of `bytes` that holds no values (numbers, bytes; not zeroed).
 void* allocData(size_t bytes);
+/// Inline allocation in compiled code (a load and a store, as allocWords'
+/// fast path): the head of the free list of objects of words of `bytes`
+/// (at most 512; the list's first word links to the next), and the count
+/// of allocated bytes to add them to. Null when every allocation must call
+/// allocWords (THORIN_GC_STRESS).
+void** wordsFreeList(size_t bytes);
+size_t* allocatedBytes();
 /// A 16-byte object of words given back for reuse (it must be dead).
 void releaseWords16(void* cell);
 

@@ -560,7 +560,7 @@ public:
     case ETag::If: return cond(t, tail);
     case ETag::Pair: {
       Value* a = word(gen(t->a));
-      return {b_.CreateCall(mc_.h_.pair, {a, word(gen(t->b))}), MType::None};
+      return {allocPair(a, word(gen(t->b))), MType::None};
     }
     case ETag::Proj1:
     case ETag::Proj2: { // a pair; a neutral value (while normalizing) through the runtime
@@ -856,6 +856,28 @@ public:
       return fast(b_.CreateLoad(ty, ptrConst(entry ? static_cast<void*>(&c.entry) : &c.value)));
     }, slow);
   }
+  // A pair, taken from the collector's free list inline (runtime/gc.hpp);
+  // the runtime refills an empty list.
+  Value* allocPair(Value* a, Value* b) {
+    void** list = gc::wordsFreeList(sizeof(PairObj));
+    if (!list) return b_.CreateCall(mc_.h_.pair, {a, b});
+    Value* headp = ptrConst(list);
+    Value* head = b_.CreateLoad(mc_.ptr_, headp);
+    return likelyOr(
+        b_, b_.CreateICmpNE(head, ConstantPointerNull::get(cast<PointerType>(mc_.ptr_))),
+        [&] {
+          b_.CreateStore(b_.CreateLoad(mc_.ptr_, head), headp);
+          b_.CreateStore(b_.getInt64(uint64_t(OTag::Pair)), head); // tag, n = 0 (unshared)
+          b_.CreateStore(a, b_.CreateConstGEP1_64(mc_.i64_, head, 1));
+          b_.CreateStore(b, b_.CreateConstGEP1_64(mc_.i64_, head, 2));
+          Value* count = ptrConst(gc::allocatedBytes());
+          b_.CreateStore(b_.CreateAdd(b_.CreateLoad(mc_.i64_, count), b_.getInt64(sizeof(PairObj))),
+                         count);
+          return b_.CreatePtrToInt(head, mc_.i64_);
+        },
+        [&] { return b_.CreateCall(mc_.h_.pair, {a, b}); });
+  }
+
   // A top-level value: this run's, once the runtime has computed it.
   Value* globalValue(TopId id) {
     return fromCell(id, false, [](Value* v) { return v; },

@@ -377,6 +377,19 @@ Value* arrSet(WordCx& c, const Args& a) {
         return c.slow(w);
       });
 }
+// s i: byte i of string s (its length in the header, its bytes after it)
+// when i is an immediate in range; else the primitive's located error.
+Value* strAt(WordCx& c, const Args& a) {
+  IRBuilder<>& b = c.b;
+  Value* p = b.CreateIntToPtr(a[0], b.getPtrTy());
+  Value* i = b.CreateLShr(a[1], 1);
+  Value* ok = b.CreateAnd(b.CreateICmpNE(b.CreateAnd(a[1], 1), b.getInt64(0)),
+                          b.CreateICmpULT(i, arrLen(b, p))); // (strings never change)
+  return fastOr(c, ok, a, [&] {
+    Value* byte = invariantLoad(b, b.getInt8Ty(), b.CreateGEP(b.getInt8Ty(), p, b.CreateAdd(i, b.getInt64(8))));
+    return b.CreateOr(b.CreateShl(b.CreateZExt(byte, b.getInt64Ty()), 1), b.getInt64(1));
+  });
+}
 Value* arrLength(WordCx& c, const Args& a) {
   IRBuilder<>& b = c.b;
   Value* len = arrLen(b, b.CreateIntToPtr(a[2], b.getPtrTy()));
@@ -403,6 +416,7 @@ static void registerWordLowerings() {
   reg(ax::idx_toNat, idxToNat);
   reg(ax::arr_get, arrGet);
   reg(ax::arr_length, arrLength);
+  reg(ax::str_at, strAt);
   rt::registerWordLowering(id(ax::arr_set), arrSet, /*typedArgs=*/true);
 }
 
