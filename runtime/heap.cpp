@@ -108,11 +108,21 @@ void toNatMpz(V v, mpz_t out) {
 
 bool natIsSmall(V v) { return isImm(v); }
 
-V ofStr(std::string_view s) {
-  if (s.size() > UINT32_MAX) fail("a string of 4 GiB or more (the limit of a String's length)", 0);
-  auto* o = static_cast<StrObj*>(allocData(sizeof(Obj) + s.size()));
+StrObj* mkStr(size_t n, size_t capacity) {
+  if (capacity > UINT32_MAX)
+    fail("a string of 4 GiB or more (the limit of a String's length)", 0);
+  // [flags][capacity][header][bytes]: the value is 16 bytes in, as an array's.
+  char* start = static_cast<char*>(allocData(16 + sizeof(Obj) + capacity));
+  auto* o = reinterpret_cast<StrObj*>(start + 16);
+  strFlags(o) = 0;
+  strCapacity(o) = capacity;
   o->tag = OTag::Str;
-  o->n = uint32_t(s.size());
+  o->n = uint32_t(n);
+  return o;
+}
+
+V ofStr(std::string_view s) {
+  StrObj* o = mkStr(s.size(), s.size());
   std::memcpy(o->data, s.data(), s.size());
   return ofObj(o);
 }

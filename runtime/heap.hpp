@@ -158,12 +158,21 @@ inline bool isShared(ArrObj* a) { return arrFlags(a) & kArrShared; }
 /// A pair's shared bit (in its header's n): its components may be read
 /// through another reference, so each one taken out is shared too.
 constexpr uint32_t kPairShared = 1;
-/// Marks `v` shared if it is an array (nothing else is ever updated in
-/// place: runtime/share.hpp) or a pair (which may hold one); returns v.
+/// Marks `v` shared if it is an array or a string (nothing else is ever
+/// updated in place: runtime/share.hpp) or a pair (which may hold one);
+/// returns v.
+/// A string's flags (kArrShared, as an array's) and its capacity: the two
+/// words before its header. Its bytes past its length are room to append
+/// in place (`strCat` of a string nothing else refers to).
+inline uint64_t& strFlags(StrObj* s) { return reinterpret_cast<uint64_t*>(s)[-2]; }
+inline uint64_t& strCapacity(StrObj* s) { return reinterpret_cast<uint64_t*>(s)[-1]; }
+/// A string of length n with room for `capacity` bytes (unshared).
+StrObj* mkStr(size_t n, size_t capacity);
 inline V share(V v) {
   if (!isImm(v)) {
     Obj* o = obj(v);
-    if (o->tag == OTag::Arr || o->tag == OTag::ArrI64 || o->tag == OTag::ArrF64)
+    if (o->tag == OTag::Arr || o->tag == OTag::ArrI64 || o->tag == OTag::ArrF64 ||
+        o->tag == OTag::Str) // (both keep their flags 16 bytes before the header)
       arrFlags(static_cast<ArrObj*>(o)) |= kArrShared;
     else if (o->tag == OTag::Pair)
       o->n |= kPairShared;

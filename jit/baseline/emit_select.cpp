@@ -36,6 +36,8 @@ void FnGen::shareWord(const Opnd& v) {
   a_.je(pair);
   a_.cmp(tag, int32_t(OTag::Arr));
   a_.je(mark);
+  a_.cmp(tag, int32_t(OTag::Str)); // (a string keeps its flags where an array does)
+  a_.je(mark);
   a_.cmp(tag, int32_t(OTag::ArrI64));
   a_.jb(done);
   a_.cmp(tag, int32_t(OTag::ArrF64));

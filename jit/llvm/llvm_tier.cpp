@@ -624,8 +624,8 @@ public:
     Value* p = b_.CreateIntToPtr(w, mc_.ptr_);
     Value* tag = b_.CreateLoad(b_.getInt32Ty(), p);
     // (Tags below 32: bit `tag` of the mask says "an array".)
-    uint32_t arrays =
-        1u << uint32_t(OTag::Arr) | 1u << uint32_t(OTag::ArrI64) | 1u << uint32_t(OTag::ArrF64);
+    uint32_t arrays = 1u << uint32_t(OTag::Arr) | 1u << uint32_t(OTag::ArrI64) |
+                      1u << uint32_t(OTag::ArrF64) | 1u << uint32_t(OTag::Str); // (flags at -16)
     Value* isArr = b_.CreateAnd(b_.CreateLShr(b_.getInt32(arrays), b_.CreateAnd(tag, 31)), 1);
     BasicBlock* notArr = BasicBlock::Create(mc_.ctx_, "share.pair", f_);
     BasicBlock* markPair = BasicBlock::Create(mc_.ctx_, "share.markpair", f_);

@@ -383,8 +383,11 @@ Value* strAt(WordCx& c, const Args& a) {
   IRBuilder<>& b = c.b;
   Value* p = b.CreateIntToPtr(a[0], b.getPtrTy());
   Value* i = b.CreateLShr(a[1], 1);
-  Value* ok = b.CreateAnd(b.CreateICmpNE(b.CreateAnd(a[1], 1), b.getInt64(0)),
-                          b.CreateICmpULT(i, arrLen(b, p))); // (strings never change)
+  // (The length changes when an unshared string is appended to in place:
+  // an ordinary load. Bytes below it never change.)
+  Value* len = b.CreateZExt(b.CreateLoad(b.getInt32Ty(), b.CreateConstGEP1_64(b.getInt32Ty(), p, 1)),
+                            b.getInt64Ty());
+  Value* ok = b.CreateAnd(b.CreateICmpNE(b.CreateAnd(a[1], 1), b.getInt64(0)), b.CreateICmpULT(i, len));
   return fastOr(c, ok, a, [&] {
     Value* byte = invariantLoad(b, b.getInt8Ty(), b.CreateGEP(b.getInt8Ty(), p, b.CreateAdd(i, b.getInt64(8))));
     return b.CreateOr(b.CreateShl(b.CreateZExt(byte, b.getInt64Ty()), 1), b.getInt64(1));

@@ -211,8 +211,24 @@ V strAt(const V* a, uint32_t span) {
          span);
   return imm(static_cast<unsigned char>(s[size_t(immVal(a[1]))]));
 }
+// s ++ t. A string nothing else refers to (runtime/share.hpp) with room
+// for t grows in place; one being built (unshared, without room) is copied
+// with twice the room, so that appending in a loop costs O(1) a byte.
 V strCat(const V* a, uint32_t) {
-  return ofStr(std::string(toStr(a[0])) + std::string(toStr(a[1])));
+  auto* s = static_cast<StrObj*>(obj(a[0]));
+  std::string_view t = toStr(a[1]);
+  size_t n = size_t(s->n) + t.size();
+  bool unshared = !(strFlags(s) & kArrShared);
+  if (unshared && strCapacity(s) >= n) {
+    std::memcpy(s->data + s->n, t.data(), t.size()); // (t may be s: its bytes stay)
+    s->n = uint32_t(n);
+    return a[0];
+  }
+  size_t room = unshared && s->n > 0 ? std::min<size_t>(2 * n, UINT32_MAX) : n;
+  StrObj* r = mkStr(n, std::max(room, n));
+  std::memcpy(r->data, s->data, s->n);
+  std::memcpy(r->data + s->n, t.data(), t.size());
+  return ofObj(r);
 }
 V natToString(const V* a, uint32_t) { return ofStr(showNat(a[0])); }
 
@@ -296,6 +312,7 @@ void prims() {
   prim(ax::nat_elim, natElim);
   prim(ax::bool_elim, boolElim);
   primKeeps(id(ax::arr_set), 1u << 2);             // {A} {n} a i x: a, updated in place
+  primKeeps(id(ax::str_cat), 1u << 0);             // s t: s, appended to in place
   primKeeps(id(ax::nat_elim), 1u << 1);            // P z s n: z, handed to s
   primKeeps(id(ax::bool_elim), 1u << 1 | 1u << 2); // P t f b: t or f, returned
 }
