@@ -15,6 +15,7 @@
 #include "core/toplevel.hpp"
 #include "erase.hpp"
 #include "gc.hpp"
+#include "machine_stack.hpp"
 #include "tier.hpp"
 
 namespace thorin::rt {
@@ -350,6 +351,24 @@ private:
   };
   World* w_ = nullptr;
   Arena arena_{1 << 16}; // erased terms
+  /// The interpreter's stacks (eval): continuations, and the values of
+  /// arguments gathered so far. Roots for the collector.
+  struct Kont {
+    ETm* t;
+    struct IEnv* env;
+    uint32_t kind;
+    uint32_t i;
+    uint64_t pad = 0; // (32 bytes: the stack's size is a shift, not a division)
+  };
+  MachineStack<Kont> kont_;
+  MachineStack<V> vals_;
+  struct Machine;
+  enum class Phase { Eval, Ret, Args };
+  Phase evalTerm(Machine& m);
+  Phase resume(Machine& m);
+  Phase evalArgs(Machine& m);
+  Phase call(Machine& m, const V* at);
+  V construct(ETm* t, const V* at);
 };
 
 struct IEnv {

@@ -11,6 +11,7 @@
 #include <cstdlib>
 #include <ctime>
 #include <new>
+#include <vector>
 #include <pthread.h>
 #include <sys/mman.h>
 
@@ -161,6 +162,16 @@ void* stackHigh() {
 // request (madvise mode): a large live heap took a page fault per 4 KB
 // (NfTree23, 1.7 GB). The plausible range may span gaps (madvise skips
 // them, reporting ENOMEM) and our other anonymous mappings (advised too).
+std::vector<const RootRange*> gRanges;
+GC_push_other_roots_proc gPushOthers = nullptr;
+
+void GC_CALLBACK pushRanges() {
+  if (gPushOthers) gPushOthers();
+  for (const RootRange* r : gRanges)
+    if (*r->base && *r->used)
+      GC_push_all(*r->base, static_cast<char*>(*r->base) + *r->used);
+}
+
 static void hugePages(GC_word) {
   auto lo = reinterpret_cast<uintptr_t>(GC_least_plausible_heap_addr) & ~uintptr_t(4095);
   auto hi = reinterpret_cast<uintptr_t>(GC_greatest_plausible_heap_addr);
@@ -200,6 +211,8 @@ void init() {
   GC_expand_hp(size_t(16) << 20);
   GC_allow_register_threads();
   GC_set_start_callback(dropFreeLists);
+  gPushOthers = GC_get_push_other_roots();
+  GC_set_push_other_roots(pushRanges);
   GC_set_on_collection_event(onEvent);
   if (const char* e = std::getenv("THORIN_GC_STRESS")) gStressEvery = std::strtoull(e, nullptr, 10);
   if (const char* e = std::getenv("THORIN_GC_STATS"); e && *e && *e != '0') {
@@ -256,6 +269,14 @@ Stats stats() {
   s.copies = gCopies;
   return s;
 }
+
+
+void addRootRange(const RootRange* r) {
+  init();
+  gRanges.push_back(r);
+}
+
+void removeRootRange(const RootRange* r) { std::erase(gRanges, r); }
 
 void* allocRoot(size_t bytes) {
   init();

@@ -53,6 +53,15 @@ Stats stats();
 /// before a quick exit that skips atexit handlers).
 void reportStats();
 
+/// Words outside the collected heap that the collector scans: from *base,
+/// *used bytes (read at each collection: the region may move and grow).
+struct RootRange {
+  void** base;
+  const size_t* used;
+};
+void addRootRange(const RootRange* r);
+void removeRootRange(const RootRange* r);
+
 /// An allocator whose memory the collector scans (and never frees itself):
 /// for C++ containers that hold values during a run.
 template <class T> struct RootAllocator {

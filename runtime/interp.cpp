@@ -184,108 +184,279 @@ static void releaseFrame(Global& g, const ETm* body, IEnv* env) {
   }
 }
 
+// The interpreter is a machine with its own stacks (Runtime::Kont): the
+// value of a subterm is awaited by a continuation on `kont_`, the values of
+// arguments gathered so far wait on `vals_`, and a call of a top-level
+// function enters its body in the same loop. Recursion in the program
+// (`n + sumTo (n - 1)`, 10⁷ deep) costs no C++ stack — ~40 bytes a level of
+// these stacks, limited as the stack is (THORIN_STACK_MB) — and failing at
+// the limit unwinds one C++ frame, not millions. (Closures called through
+// `apply`, and compiled code, still nest C++ frames.)
+namespace {
+// (A loop: the counts are small and unknown, and memcpy is a call.)
+inline void copyWords(V* to, const V* from, uint32_t n) {
+  for (uint32_t i = 0; i < n; ++i)
+    to[i] = from[i];
+}
+
+// Simple terms — variables, literals, and primitives applied to simple
+// terms, a few deep (`get a (idx (k % n)) + 1`) — are evaluated by a small
+// recursion on the C++ stack (bounded by the term, not by the program's
+// recursion), without the machine's continuations.
+constexpr int kSimpleDepth = 4;
+
+bool isSimple(const ETm* t, int depth) {
+  switch (t->tag) {
+  case ETag::Var:
+  case ETag::Lit: return true;
+  case ETag::Prim:
+    if (depth == 0 || t->n > 8) return false;
+    for (uint32_t i = 0; i < t->n; ++i)
+      if (!isSimple(t->args[i], depth - 1)) return false;
+    return true;
+  default: return false;
+  }
+}
+
+V simpleValue(const ETm* t, IEnv* env) {
+  if (t->tag == ETag::Var) {
+    V v = lookup(env, t->n);
+    return t->flags & kNoShare ? v : share(v);
+  }
+  if (t->tag == ETag::Lit) return literal(t);
+  V args[8];
+  for (uint32_t i = 0; i < t->n; ++i)
+    args[i] = simpleValue(t->args[i], env);
+  return primById(t->prim).fn(args, t->span);
+}
+
+enum KKind : uint32_t {
+  KArgs,       // App/Prim/PrimPap/Arr: argument i of t's evaluated next
+  KHead,       // App: the function (its n arguments are on vals_)
+  KLet,        // Let: the value bound
+  KIf,         // If: the condition
+  KPairFst,    // Pair: the first component
+  KPairSnd,    // Pair: the second (the first is on vals_)
+  KProj,       // Proj1/Proj2: the pair
+  KActivation, // the body of top-level function i (t: that body) returns here
+};
+} // namespace
+
+// The machine's registers: the term evaluated next (Eval) or the value
+// made (Ret), its environment, the next argument (Args), and where this
+// call of eval started on the stacks.
+struct Runtime::Machine {
+  ETm* t;
+  IEnv* env;
+  V v = 0;
+  uint32_t argi = 0;
+  size_t base;
+};
+
+// m.t in m.env: its value (Ret), or what to evaluate first.
+[[gnu::always_inline]] inline Runtime::Phase Runtime::evalTerm(Machine& m) {
+  ETm* t = m.t;
+  KKind k;
+  switch (t->tag) {
+  case ETag::Var:
+    m.v = lookup(m.env, t->n);
+    if (!(t->flags & kNoShare)) share(m.v);
+    return Phase::Ret;
+  case ETag::Global: m.v = globalValue(t->n); return Phase::Ret;
+  case ETag::Lit: m.v = literal(t); return Phase::Ret;
+  case ETag::Erased: m.v = rt::erasedType(t->n); return Phase::Ret;
+  case ETag::Known: m.v = rt::erased(); return Phase::Ret; // (filters are never run)
+  case ETag::Lam: {
+    shareCaptures(t, m.env);
+    m.v = mkClosure(lamEntry, t->n, 2);
+    auto* cl = static_cast<Closure*>(obj(m.v));
+    cl->free[0] = ofObj(t); // (the λ, for its parameters' names when read back)
+    cl->free[1] = ofObj(m.env);
+    return Phase::Ret;
+  }
+  case ETag::App:
+  case ETag::Prim:
+  case ETag::PrimPap:
+  case ETag::Arr:
+    if (t->tag == ETag::App) poll();
+    m.argi = 0;
+    return Phase::Args;
+  case ETag::Let: k = KLet; break;
+  case ETag::If: k = KIf; break;
+  case ETag::Pair: k = KPairFst; break;
+  case ETag::Proj1:
+  case ETag::Proj2: k = KProj; break;
+  default: m.v = rt::erased(); return Phase::Ret;
+  }
+  kont_.push_back({t, m.env, k, 0, 0});
+  m.t = t->a;
+  return Phase::Eval;
+}
+
+// The continuation on top gets m.v.
+[[gnu::always_inline]] inline Runtime::Phase Runtime::resume(Machine& m) {
+  Kont& k = kont_.back();
+  ETm* t = k.t;
+  m.env = k.env;
+  switch (k.kind) {
+  case KArgs:
+    vals_.push_back(t->tag == ETag::Arr || t->tag == ETag::PrimPap ? share(m.v) : m.v);
+    m.argi = k.i + 1;
+    kont_.pop_back();
+    m.t = t;
+    return Phase::Args;
+  case KHead: {
+    kont_.pop_back();
+    uint32_t n = t->n;
+    V small[8];
+    std::vector<V> big(n > 8 ? n : 0);
+    V* args = n <= 8 ? small : big.data();
+    copyWords(args, vals_.data() + vals_.size() - n, n);
+    vals_.shrink(vals_.size() - n);
+    m.v = apply(m.v, n, args);
+    return Phase::Ret;
+  }
+  case KLet:
+    kont_.pop_back();
+    m.env = push(m.env, m.v);
+    m.t = t->b;
+    return Phase::Eval;
+  case KIf:
+    kont_.pop_back();
+    m.t = immVal(m.v) ? t->b : t->c;
+    return Phase::Eval;
+  case KPairFst:
+    vals_.push_back(m.v);
+    k.kind = KPairSnd;
+    m.t = t->b;
+    return Phase::Eval;
+  case KPairSnd:
+    kont_.pop_back();
+    m.v = mkPair(vals_.back(), m.v);
+    vals_.pop_back();
+    return Phase::Ret;
+  case KProj: {
+    kont_.pop_back();
+    uint32_t which = t->tag == ETag::Proj1 ? 1 : 2;
+    m.v = !isImm(m.v) && obj(m.v)->tag == OTag::Pair
+              ? pairComponent(static_cast<PairObj*>(obj(m.v)), which)
+              : proj(m.v, which);
+    if (!(t->flags & kNoShare)) share(m.v);
+    return Phase::Ret;
+  }
+  default: // KActivation
+    // The body returned: its environment (m.env, where its value was made)
+    // is dead unless a closure made in it keeps it — its cells are given
+    // back (a recursion that is not a loop runs in memory bounded by its
+    // depth).
+    releaseFrame(global(k.i), t, m.env);
+    kont_.pop_back();
+    return Phase::Ret;
+  }
+}
+
+// m.t's arguments from m.argi on: simple ones at once, the first other one
+// awaited; then, with all of them on vals_, its value or its callee's body.
+[[gnu::always_inline]] inline Runtime::Phase Runtime::evalArgs(Machine& m) {
+  ETm* t = m.t;
+  for (; m.argi < t->n; ++m.argi) {
+    ETm* a = t->args[m.argi];
+    if (!isSimple(a, kSimpleDepth)) {
+      kont_.push_back({t, m.env, KArgs, m.argi, 0});
+      m.t = a;
+      return Phase::Eval;
+    }
+    V v = simpleValue(a, m.env);
+    if (t->tag == ETag::Arr || t->tag == ETag::PrimPap) share(v);
+    vals_.push_back(v);
+  }
+  uint32_t n = t->n;
+  V* at = vals_.data() + vals_.size() - n;
+  if (t->tag != ETag::App) {
+    m.v = construct(t, at);
+    vals_.shrink(vals_.size() - n);
+    return Phase::Ret;
+  }
+  if (t->a->tag == ETag::Global && erased(t->a->n).arity == n && n > 0) return call(m, at);
+  kont_.push_back({t, m.env, KHead, 0, 0});
+  m.t = t->a;
+  return Phase::Eval;
+}
+
+// A primitive's value, a primitive's partial application or an array
+// literal, of the arguments at `at`.
+V Runtime::construct(ETm* t, const V* at) {
+  uint32_t n = t->n;
+  if (t->tag == ETag::Prim) {
+    V args[8];
+    copyWords(args, at, n);
+    return primById(t->prim).fn(args, t->span);
+  }
+  if (t->tag == ETag::PrimPap) {
+    const Prim& p = primById(t->prim);
+    V c = mkClosure(primPapEntry, p.arity - n, 2 + n);
+    auto* cl = static_cast<Closure*>(obj(c));
+    cl->free[0] = t->prim;
+    cl->free[1] = t->span;
+    copyWords(cl->free + 2, at, n);
+    return c;
+  }
+  V a = mkArr(n);
+  copyWords(static_cast<ArrObj*>(obj(a))->elems, at, n);
+  return a;
+}
+
+// m.t calls a top-level function with all its arguments (at `at`): its
+// compiled code, or its body, entered in this loop.
+Runtime::Phase Runtime::call(Machine& m, const V* at) {
+  TopId id = m.t->a->n;
+  uint32_t n = m.t->n;
+  V small[8];
+  std::vector<V> big(n > 8 ? n : 0);
+  V* args = n <= 8 ? small : big.data();
+  copyWords(args, at, n);
+  vals_.shrink(vals_.size() - n);
+  // A call in tail position (the caller's body returns its value) ends the
+  // caller's activation: its environment is dead, and the callee's takes
+  // its place (an interpreted loop runs in constant memory).
+  if (kont_.size() > m.base && kont_.back().kind == KActivation) {
+    releaseFrame(global(kont_.back().i), kont_.back().t, m.env);
+    kont_.pop_back();
+  }
+  IEnv* callee = enterGlobal(id, args, &m.v);
+  if (!callee) return Phase::Ret;
+  // (Each level of recursion enters a body: at most as many as the stack's
+  // bytes allow, counting a continuation and an argument or two a level.)
+  static const size_t maxKont = defaultStackBytes() / (sizeof(Kont) + 2 * sizeof(V));
+  if (kont_.size() - m.base >= maxKont) [[unlikely]]
+    throw DepthExceeded();
+  m.env = callee;
+  m.t = global(id).body->a;
+  kont_.push_back({m.t, nullptr, KActivation, id, 0});
+  return Phase::Eval;
+}
+
+// (After the phases, which it inlines.)
 V Runtime::eval(ETm* t, IEnv* env, TopId frame) {
-  const ETm* t0 = t; // the frame's body
-  // A frame of a global's body (entered here, or by a tail call) gives its
-  // environment back when it returns, as at a tail call: a recursion that
-  // is not a loop (fib) then runs in memory bounded by its depth, not by
-  // its number of calls. (Also when an error unwinds it: nothing uses it.)
-  struct Release {
+  Machine m{t, env, 0, 0, kont_.size()};
+  struct Unwind { // (an error leaves the stacks as this call found them)
     Runtime& rt;
-    IEnv*& env;
-    TopId& frame;
-    const ETm*& body;
-    ~Release() {
-      if (frame != kNoFrame) releaseFrame(rt.global(frame), body, env);
+    size_t base, vbase;
+    ~Unwind() {
+      rt.kont_.shrink(base);
+      rt.vals_.shrink(vbase);
     }
-  } release{*this, env, frame, t0};
-  while (true) {
-    switch (t->tag) {
-    case ETag::Var: {
-      V v = lookup(env, t->n);
-      return t->flags & kNoShare ? v : share(v);
+  } unwind{*this, kont_.size(), vals_.size()};
+  if (frame != kNoFrame) kont_.push_back({t, nullptr, KActivation, frame, 0});
+  for (Phase p = Phase::Eval;;) {
+    switch (p) {
+    case Phase::Eval: p = evalTerm(m); break;
+    case Phase::Ret:
+      if (kont_.size() == m.base) return m.v;
+      p = resume(m);
+      break;
+    case Phase::Args: p = evalArgs(m); break;
     }
-    case ETag::Global: return globalValue(t->n);
-    case ETag::Lit: return literal(t);
-    case ETag::Erased: return rt::erasedType(t->n);
-    case ETag::Known: return rt::erased(); // (filters are never run)
-    case ETag::Lam: {
-      shareCaptures(t, env);
-      V c = mkClosure(lamEntry, t->n, 2);
-      auto* cl = static_cast<Closure*>(obj(c));
-      cl->free[0] = ofObj(t); // (the λ, for its parameters' names when read back)
-      cl->free[1] = ofObj(env);
-      return c;
-    }
-    case ETag::App: {
-      poll();
-      V small[8];
-      V* args = t->n <= 8 ? small : static_cast<V*>(alloca(sizeof(V) * t->n));
-      for (uint32_t i = 0; i < t->n; ++i)
-        args[i] = eval(t->args[i], env);
-      if (t->a->tag == ETag::Global) {
-        TopId id = t->a->n;
-        Global& g = erased(id);
-        if (g.arity == t->n && g.arity > 0) {
-          // The call is eval's result: the callee's body is evaluated in place
-          // of a nested eval (a tail call: interpreted loops run in constant stack).
-          V r;
-          if (frame != kNoFrame) releaseFrame(global(frame), t0, env);
-          frame = kNoFrame;
-          IEnv* callee = enterGlobal(id, args, &r);
-          if (!callee) return r;
-          env = callee;
-          frame = id;
-          t = global(id).body->a;
-          t0 = t;
-          continue;
-        }
-      }
-      return apply(eval(t->a, env), t->n, args);
-    }
-    case ETag::Prim: {
-      const Prim& p = primById(t->prim);
-      V args[8];
-      for (uint32_t i = 0; i < t->n; ++i)
-        args[i] = eval(t->args[i], env);
-      return p.fn(args, t->span);
-    }
-    case ETag::PrimPap: {
-      const Prim& p = primById(t->prim);
-      V c = mkClosure(primPapEntry, p.arity - t->n, 2 + t->n);
-      auto* cl = static_cast<Closure*>(obj(c));
-      cl->free[0] = t->prim;
-      cl->free[1] = t->span;
-      for (uint32_t i = 0; i < t->n; ++i)
-        cl->free[2 + i] = share(eval(t->args[i], env));
-      return c;
-    }
-    case ETag::Let:
-      env = push(env, eval(t->a, env));
-      t = t->b;
-      continue;
-    case ETag::If: t = immVal(eval(t->a, env)) ? t->b : t->c; continue;
-    case ETag::Pair: {
-      V a = eval(t->a, env);
-      return mkPair(a, eval(t->b, env));
-    }
-    case ETag::Proj1:
-    case ETag::Proj2: {
-      V p = eval(t->a, env);
-      uint32_t which = t->tag == ETag::Proj1 ? 1 : 2;
-      V r = !isImm(p) && obj(p)->tag == OTag::Pair
-                ? pairComponent(static_cast<PairObj*>(obj(p)), which)
-                : proj(p, which);
-      return t->flags & kNoShare ? r : share(r);
-    }
-    case ETag::Arr: {
-      V a = mkArr(t->n);
-      for (uint32_t i = 0; i < t->n; ++i)
-        static_cast<ArrObj*>(obj(a))->elems[i] = share(eval(t->args[i], env));
-      return a;
-    }
-    }
-    return rt::erased();
   }
 }
 

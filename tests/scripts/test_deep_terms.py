@@ -131,6 +131,32 @@ def main():
         print(out[:600])
         failures += 1
 
+    # Non-tail recursion 10⁷ deep in the interpreter (--jit=off) as in the
+    # compiled tiers: the interpreter keeps its continuations on stacks of
+    # its own (~40 bytes a level), not on the C++ stack (~200 bytes a level:
+    # it stopped at 5·10⁶). A runaway recursion stops at the limit at once.
+    depth = 1_000_000 if sanitized else 10_000_000
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "deep.thorin")
+        with open(path, "w") as f:
+            f.write("sumTo : Nat → Nat = λ n. if n == 0 then 0 else n + sumTo (n - 1)\n"
+                    f"main : Nat = sumTo {depth}\n")
+        for mode in ("--jit=off", "--jit=lazy"):
+            r = thorin.run(exe, "run", mode, path, timeout=120)
+            print(f"sumTo {depth} {mode}: exit {r.code}, {r.out.strip()}")
+            if r.code != 0 or r.out != f"{depth * (depth + 1) // 2}\n":
+                print(r.err[:400])
+                failures += 1
+        with open(path, "w") as f:
+            f.write("f : Nat → Nat = λ n. 1 + f n\nmain : Nat = f 0\n")
+        r = thorin.run(exe, "run", "--jit=off", path, timeout=60, stack_mb=64, merge=True)
+        want = ("deep.thorin:2:1: error: the program recursed too deeply (stack exhausted)\n"
+                "    2 | main : Nat = f 0\n      | ^~~~\n  THORIN_STACK_MB raises the limit\n")
+        print(f"1 + f n, --jit=off, a 64 MB stack: exit {r.code}")
+        if r.code != 2 or not r.out.endswith(want):
+            print(r.out[:600])
+            failures += 1
+
     # Runaway memory: a normal form that never ends, a string that doubles
     # forever. Past thorin's memory limit (THORIN_MEMORY_MB; by default 80 %
     # of the machine's memory) they are located errors, and the run ends
