@@ -36,8 +36,7 @@ std::vector<Name> Cxt::names() const {
 
 std::string Elab::showVal(const Cxt& c, Val* v) {
   size_t budget = 4 * kShownTermLimit; // (nodes: more than the bytes printed)
-  return show(w_, quote(w_, w_.scratch, c.lvl, v, {.budget = &budget}), c.names(),
-              kShownTermLimit);
+  return show(w_, quote(w_, w_.scratch, c.lvl, v, {.budget = &budget}), c.names(), kShownTermLimit);
 }
 std::string Elab::showTm(const Cxt& c, Tm* t) { return show(w_, t, c.names()); }
 
@@ -781,12 +780,11 @@ void Elab::requireSolved(size_t firstMeta) {
       ctx.push_back(ty->name);
       ty = ty->tag == TTag::Pi ? ty->b : ty->c;
     }
-    ds.push_back(
-        Diagnostic{e.span,
-                   fmt::format("unsolved metavariable ?{} ({})", m, e.origin.describe()),
-                   // (zonked: metas solved since it was made show their solutions)
-                   {"of type: " + show(w_, zonk(w_, w_.scratch, ty, Lvl(ctx.size())), ctx,
-                                       kShownTermLimit)}});
+    ds.push_back(Diagnostic{
+        e.span,
+        fmt::format("unsolved metavariable ?{} ({})", m, e.origin.describe()),
+        // (zonked: metas solved since it was made show their solutions)
+        {"of type: " + show(w_, zonk(w_, w_.scratch, ty, Lvl(ctx.size())), ctx, kShownTermLimit)}});
   }
   if (unsolved > kUnsolvedShown)
     ds.back().notes.push_back(

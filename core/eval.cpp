@@ -2,10 +2,10 @@
 
 #include <algorithm>
 #include <cstdlib>
-#include <new>
-#include <stdexcept>
 #include <memory>
 #include <mutex>
+#include <new>
+#include <stdexcept>
 #include <vector>
 
 #include "axiom.hpp"

@@ -15,7 +15,9 @@ int runMain(Session& s, rt::Runtime& rt, const std::vector<std::string>& args) {
   if (m < 0 || w.tops[m].prelude) {
     if (args.empty()) return kOk;
     s.top().printError(Error(Diagnostic{
-        {}, fmt::format("{} defines no main to take the arguments", fmt::join(s.files(), ", ")), {}}));
+        {},
+        fmt::format("{} defines no main to take the arguments", fmt::join(s.files(), ", ")),
+        {}}));
     return kElabError;
   }
   rt.hadError = false;

@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "runtime/engine.hpp"
 #include "core/session.hpp"
+#include "runtime/engine.hpp"
 
 namespace thorin {
 

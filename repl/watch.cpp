@@ -8,10 +8,10 @@
 #include <sys/select.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstring>
-#include <algorithm>
 #include <filesystem>
 
 #include "core/guard.hpp"
@@ -127,7 +127,8 @@ void FileWatcher::loop() {
       for (char* p = buf; p < buf + n;) {
         auto* ev = reinterpret_cast<inotify_event*>(p);
         p += sizeof(inotify_event) + ev->len;
-        auto d = std::find_if(dirs_.begin(), dirs_.end(), [&](auto& e) { return e.first == ev->wd; });
+        auto d =
+            std::find_if(dirs_.begin(), dirs_.end(), [&](auto& e) { return e.first == ev->wd; });
         if (d == dirs_.end()) continue;
         if (ev->mask & IN_IGNORED) { // the directory is gone
           dirs_.erase(d);

@@ -11,9 +11,9 @@
 #include <cstdlib>
 #include <ctime>
 #include <new>
-#include <vector>
 #include <pthread.h>
 #include <sys/mman.h>
+#include <vector>
 
 #include "core/guard.hpp"
 
@@ -168,8 +168,7 @@ GC_push_other_roots_proc gPushOthers = nullptr;
 void GC_CALLBACK pushRanges() {
   if (gPushOthers) gPushOthers();
   for (const RootRange* r : gRanges)
-    if (*r->base && *r->used)
-      GC_push_all(*r->base, static_cast<char*>(*r->base) + *r->used);
+    if (*r->base && *r->used) GC_push_all(*r->base, static_cast<char*>(*r->base) + *r->used);
 }
 
 static void hugePages(GC_word) {
@@ -269,7 +268,6 @@ Stats stats() {
   s.copies = gCopies;
   return s;
 }
-
 
 void addRootRange(const RootRange* r) {
   init();

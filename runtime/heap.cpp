@@ -109,8 +109,7 @@ void toNatMpz(V v, mpz_t out) {
 bool natIsSmall(V v) { return isImm(v); }
 
 StrObj* mkStr(size_t n, size_t capacity) {
-  if (capacity > UINT32_MAX)
-    fail("a string of 4 GiB or more (the limit of a String's length)", 0);
+  if (capacity > UINT32_MAX) fail("a string of 4 GiB or more (the limit of a String's length)", 0);
   // [flags][capacity][header][bytes]: the value is 16 bytes in, as an array's.
   char* start = static_cast<char*>(allocData(16 + sizeof(Obj) + capacity));
   auto* o = reinterpret_cast<StrObj*>(start + 16);

@@ -1,6 +1,6 @@
 // Baseline lowerings of axioms: which machine operation the baseline tier
-// (jit/baseline/ (codegen.cpp and the emit_*.cpp files)) emits for a machine-typed axiom, registered per
-// axiom name by the plugin that owns it, as the LLVM lowerings are
+// (jit/baseline/ (codegen.cpp and the emit_*.cpp files)) emits for a machine-typed axiom,
+// registered per axiom name by the plugin that owns it, as the LLVM lowerings are
 // (jit/llvm/llvm_lowering.hpp). The plugin names the operation and its corner cases; the
 // tier selects instructions and registers.
 #pragma once
@@ -35,17 +35,17 @@ enum class BaselineOp : uint8_t {
   // Words. Nat immediates are 2k+1 (k < 2^62), as are Idx values; the fast
   // path takes immediates, the primitive the rest (big Nats, errors).
   NatAdd,
-  NatSub,     // truncating at 0
+  NatSub, // truncating at 0
   NatMul,
-  NatDiv,     // by zero: the primitive's error
+  NatDiv, // by zero: the primitive's error
   NatMod,
   NatCompare, // `cc` on the values (unsigned)
   NatToF64,
-  IdxOf,      // {n} k: k when k < n
-  IdxToNat,   // {n} i: i
-  ArrGet,     // {A} {n} arr i: the representation A implies
-  ArrLength,  // {A} {n} arr
-  ArrSet,     // {A} {n} arr i x: in place when unshared
+  IdxOf,     // {n} k: k when k < n
+  IdxToNat,  // {n} i: i
+  ArrGet,    // {A} {n} arr i: the representation A implies
+  ArrLength, // {A} {n} arr
+  ArrSet,    // {A} {n} arr i x: in place when unshared
 };
 
 struct BaselineLowering {

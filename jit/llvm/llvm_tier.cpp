@@ -851,10 +851,13 @@ public:
     GlobalCell& c = mc_.rt_.cell(id);
     Value* ep = b_.CreateLoad(mc_.i64_, ptrConst(entry ? &c.entryEpoch : &c.valueEpoch));
     Value* now = b_.CreateLoad(mc_.i64_, ptrConst(&mc_.rt_.epoch));
-    return likelyOr(b_, b_.CreateICmpEQ(ep, now), [&] {
-      Type* ty = entry ? mc_.ptr_ : mc_.i64_;
-      return fast(b_.CreateLoad(ty, ptrConst(entry ? static_cast<void*>(&c.entry) : &c.value)));
-    }, slow);
+    return likelyOr(
+        b_, b_.CreateICmpEQ(ep, now),
+        [&] {
+          Type* ty = entry ? mc_.ptr_ : mc_.i64_;
+          return fast(b_.CreateLoad(ty, ptrConst(entry ? static_cast<void*>(&c.entry) : &c.value)));
+        },
+        slow);
   }
   // A pair, taken from the collector's free list inline (runtime/gc.hpp);
   // the runtime refills an empty list.
@@ -875,13 +878,16 @@ public:
                          count);
           return b_.CreatePtrToInt(head, mc_.i64_);
         },
-        [&] { return b_.CreateCall(mc_.h_.pair, {a, b}); });
+        [&] {
+          return b_.CreateCall(mc_.h_.pair, {a, b});
+        });
   }
 
   // A top-level value: this run's, once the runtime has computed it.
   Value* globalValue(TopId id) {
-    return fromCell(id, false, [](Value* v) { return v; },
-                    [&] { return b_.CreateCall(mc_.h_.global, {b_.getInt32(id)}); });
+    return fromCell(
+        id, false, [](Value* v) { return v; },
+        [&] { return b_.CreateCall(mc_.h_.global, {b_.getInt32(id)}); });
   }
   // A call of a definition compiled elsewhere: straight to its optimized
   // entry, once the runtime has called it in this epoch; else through it
@@ -891,9 +897,12 @@ public:
     return fromCell(
         id, true,
         [&](Value* code) {
-          return b_.CreateCall(ft, code, {ConstantPointerNull::get(cast<PointerType>(mc_.ptr_)), arr});
+          return b_.CreateCall(ft, code,
+                               {ConstantPointerNull::get(cast<PointerType>(mc_.ptr_)), arr});
         },
-        [&] { return b_.CreateCall(mc_.h_.callGlobal, {b_.getInt32(id), arr}); });
+        [&] {
+          return b_.CreateCall(mc_.h_.callGlobal, {b_.getInt32(id), arr});
+        });
   }
 
   Value* ptrConst(const void* p) {

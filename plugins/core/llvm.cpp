@@ -229,8 +229,7 @@ Value* arrLen(IRBuilder<>& b, Value* p) {
 // (the fast path's element load at an offset from it), if any.
 Value* readFrom(Value* w) {
   auto* l = dyn_cast<LoadInst>(w);
-  if (!l || !l->getType()->isIntegerTy(64) || !l->getMetadata(kElemMetadata))
-    return nullptr;
+  if (!l || !l->getType()->isIntegerTy(64) || !l->getMetadata(kElemMetadata)) return nullptr;
   auto* g = dyn_cast<GetElementPtrInst>(l->getPointerOperand());
   if (!g || !g->getSourceElementType()->isIntegerTy(8)) return nullptr;
   auto* p = dyn_cast<IntToPtrInst>(g->getPointerOperand());
@@ -354,9 +353,9 @@ Value* arrSet(WordCx& c, const Args& a) {
   Value* p = b.CreateIntToPtr(w[2], b.getPtrTy());
   Value* header = invariantLoad(b, b.getInt64Ty(), p);
   Value* flags = b.CreateLoad(b.getInt64Ty(), b.CreateConstGEP1_64(b.getInt64Ty(), p, -2));
-  Value* ok = b.CreateAnd(
-      b.CreateICmpEQ(b.CreateTrunc(header, b.getInt32Ty()), b.getInt32(uint32_t(rep))),
-      b.CreateICmpULT(b.CreateLShr(w[3], 1), b.CreateLShr(header, 32)));
+  Value* ok =
+      b.CreateAnd(b.CreateICmpEQ(b.CreateTrunc(header, b.getInt32Ty()), b.getInt32(uint32_t(rep))),
+                  b.CreateICmpULT(b.CreateLShr(w[3], 1), b.CreateLShr(header, 32)));
   ok = b.CreateAnd(ok, b.CreateICmpEQ(b.CreateAnd(flags, rt::kArrShared), b.getInt64(0)));
   if (m == rt::MType::I64 && c.argTypes[4] == rt::MType::None) // (a word: small I64 only)
     ok = b.CreateAnd(ok, b.CreateICmpNE(b.CreateAnd(a[4], 1), b.getInt64(0)));
@@ -364,9 +363,12 @@ Value* arrSet(WordCx& c, const Args& a) {
       b, ok,
       [&]() -> Value* {
         Value* x = a[4];
-        if (m == rt::MType::None) x = c.share(c.box(x, c.argTypes[4]));
-        else if (c.argTypes[4] == rt::MType::None && m == rt::MType::I64) x = b.CreateAShr(x, 1);
-        else if (c.argTypes[4] == rt::MType::None) x = c.unbox(x, m);
+        if (m == rt::MType::None)
+          x = c.share(c.box(x, c.argTypes[4]));
+        else if (c.argTypes[4] == rt::MType::None && m == rt::MType::I64)
+          x = b.CreateAShr(x, 1);
+        else if (c.argTypes[4] == rt::MType::None)
+          x = c.unbox(x, m);
         b.CreateStore(b.getInt64(0), b.CreateConstGEP1_64(b.getInt64Ty(), p, -1)); // shape memo
         Value* off = b.CreateAdd(b.CreateShl(w[3], 2), b.getInt64(4));
         b.CreateStore(x, b.CreateGEP(b.getInt8Ty(), p, off))->setAlignment(Align(8));
@@ -385,11 +387,13 @@ Value* strAt(WordCx& c, const Args& a) {
   Value* i = b.CreateLShr(a[1], 1);
   // (The length changes when an unshared string is appended to in place:
   // an ordinary load. Bytes below it never change.)
-  Value* len = b.CreateZExt(b.CreateLoad(b.getInt32Ty(), b.CreateConstGEP1_64(b.getInt32Ty(), p, 1)),
-                            b.getInt64Ty());
-  Value* ok = b.CreateAnd(b.CreateICmpNE(b.CreateAnd(a[1], 1), b.getInt64(0)), b.CreateICmpULT(i, len));
+  Value* len = b.CreateZExt(
+      b.CreateLoad(b.getInt32Ty(), b.CreateConstGEP1_64(b.getInt32Ty(), p, 1)), b.getInt64Ty());
+  Value* ok =
+      b.CreateAnd(b.CreateICmpNE(b.CreateAnd(a[1], 1), b.getInt64(0)), b.CreateICmpULT(i, len));
   return fastOr(c, ok, a, [&] {
-    Value* byte = invariantLoad(b, b.getInt8Ty(), b.CreateGEP(b.getInt8Ty(), p, b.CreateAdd(i, b.getInt64(8))));
+    Value* byte = invariantLoad(b, b.getInt8Ty(),
+                                b.CreateGEP(b.getInt8Ty(), p, b.CreateAdd(i, b.getInt64(8))));
     return b.CreateOr(b.CreateShl(b.CreateZExt(byte, b.getInt64Ty()), 1), b.getInt64(1));
   });
 }
