@@ -188,7 +188,7 @@ static void releaseFrame(Global& g, const ETm* body, IEnv* env) {
 // value of a subterm is awaited by a continuation on `kont_`, the values of
 // arguments gathered so far wait on `vals_`, and a call of a top-level
 // function enters its body in the same loop. Recursion in the program
-// (`n + sumTo (n - 1)`, 10⁷ deep) costs no C++ stack — ~40 bytes a level of
+// (`n + sumTo (n - 1)`, 10⁷ deep) costs no C++ stack — ~70 bytes a level of
 // these stacks, limited as the stack is (THORIN_STACK_MB) — and failing at
 // the limit unwinds one C++ frame, not millions. (Closures called through
 // `apply`, and compiled code, still nest C++ frames.)
@@ -297,7 +297,7 @@ struct Runtime::Machine {
 [[gnu::always_inline]] inline Runtime::Phase Runtime::resume(Machine& m) {
   Kont& k = kont_.back();
   ETm* t = k.t;
-  m.env = k.env;
+  if (k.kind != KActivation) m.env = k.env; // (an activation's: where its value was made)
   switch (k.kind) {
   case KArgs:
     vals_.push_back(t->tag == ETag::Arr || t->tag == ETag::PrimPap ? share(m.v) : m.v);
@@ -425,10 +425,10 @@ Runtime::Phase Runtime::call(Machine& m, const V* at) {
   }
   IEnv* callee = enterGlobal(id, args, &m.v);
   if (!callee) return Phase::Ret;
-  // (Each level of recursion enters a body: at most as many as the stack's
-  // bytes allow, counting a continuation and an argument or two a level.)
-  static const size_t maxKont = defaultStackBytes() / (sizeof(Kont) + 2 * sizeof(V));
-  if (kont_.size() - m.base >= maxKont) [[unlikely]]
+  // (Each level of recursion enters a body here: the stacks may take as
+  // many bytes as the C++ stack.)
+  static const size_t limit = defaultStackBytes();
+  if (kont_.size() * sizeof(Kont) + vals_.size() * sizeof(V) > limit) [[unlikely]]
     throw DepthExceeded();
   m.env = callee;
   m.t = global(id).body->a;

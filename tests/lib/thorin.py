@@ -101,6 +101,14 @@ def sanitized(thorin):
     return _sanitized[thorin]
 
 
+def scaled(thorin, n, factor=4):
+    """n, or a `factor`-th of it (at least 1) for a sanitizer build: the
+    random-program tests run their full counts in the Release stage of CI,
+    and enough under the sanitizers to exercise every path there (which
+    run several times slower; CI's 30 minutes)."""
+    return max(1, n // factor) if sanitized(thorin) else n
+
+
 def without_jit_lines(err):
     """stderr without the `jit:` notes of --jit-stats (they differ by mode)."""
     return "".join(line for line in err.splitlines(True) if not line.startswith("jit:"))

@@ -116,7 +116,7 @@ def main():
     exe = thorin.binary()
     failed = False
     with tempfile.TemporaryDirectory() as d:
-        failed |= not random_programs(exe, d)
+        failed |= not random_programs(exe, d, count=thorin.scaled(exe, 150))
         for name, (text, rc, notes) in CASES.items():
             path = os.path.join(d, "conv.thorin")
             with open(path, "w") as f:

@@ -133,9 +133,9 @@ def main():
 
     # Non-tail recursion 10⁷ deep in the interpreter (--jit=off) as in the
     # compiled tiers: the interpreter keeps its continuations on stacks of
-    # its own (~40 bytes a level), not on the C++ stack (~200 bytes a level:
+    # its own (~70 bytes a level), not on the C++ stack (~200 bytes a level:
     # it stopped at 5·10⁶). A runaway recursion stops at the limit at once.
-    depth = 1_000_000 if sanitized else 10_000_000
+    depth = 500_000 if sanitized else 10_000_000  # (a 64 MB stack there: ~70 bytes a level)
     with tempfile.TemporaryDirectory() as d:
         path = os.path.join(d, "deep.thorin")
         with open(path, "w") as f:

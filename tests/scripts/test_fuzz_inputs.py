@@ -46,7 +46,7 @@ def mutate(rng, text):
 
 def main():
     exe = thorin.binary()
-    count = int(os.environ.get("THORIN_FUZZ_COUNT", "400"))
+    count = int(os.environ.get("THORIN_FUZZ_COUNT", str(thorin.scaled(exe, 400))))
     # (in the order of their paths as before the golden tests' topic
     # folders: the same seeds give the same damaged programs)
     seeds = sorted(glob.glob(os.path.join(ROOT, "tests/golden/*/*.thorin")) +

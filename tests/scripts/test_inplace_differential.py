@@ -31,10 +31,12 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("thorin")
     ap.add_argument("--seed", type=int, default=2811)
-    ap.add_argument("--count", type=int, default=12)
+    ap.add_argument("--count", type=int, help="files (default 12; a quarter sanitized)")
     ap.add_argument("--keep")
     a = ap.parse_args()
     exe = os.path.abspath(a.thorin)
+    if a.count is None:
+        a.count = thorin.scaled(exe, 12)
     failures = 0
     with tempfile.TemporaryDirectory() as tmp:
         d = a.keep or tmp
