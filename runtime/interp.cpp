@@ -309,7 +309,7 @@ struct Runtime::Machine {
     kont_.pop_back();
     uint32_t n = t->n;
     V small[8];
-    std::vector<V> big(n > 8 ? n : 0);
+    gc::RootedVector<V> big(n > 8 ? n : 0); // (the collector must see them)
     V* args = n <= 8 ? small : big.data();
     copyWords(args, vals_.data() + vals_.size() - n, n);
     vals_.shrink(vals_.size() - n);
@@ -412,7 +412,7 @@ Runtime::Phase Runtime::call(Machine& m, const V* at) {
   TopId id = m.t->a->n;
   uint32_t n = m.t->n;
   V small[8];
-  std::vector<V> big(n > 8 ? n : 0);
+  gc::RootedVector<V> big(n > 8 ? n : 0); // (the collector must see them)
   V* args = n <= 8 ? small : big.data();
   copyWords(args, at, n);
   vals_.shrink(vals_.size() - n);
