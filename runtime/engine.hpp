@@ -268,6 +268,8 @@ public:
   void runEnds() {
     resetHeap();
     keptValues.clear();
+    kont_.release();
+    vals_.release();
   }
   bool hadError = false; // a run-time error happened (exit status 2)
   /// A program is running (read by the file watcher's thread).

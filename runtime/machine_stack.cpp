@@ -13,6 +13,13 @@ MachineStackBytes::~MachineStackBytes() {
   if (base_) munmap(base_, cap_);
 }
 
+void MachineStackBytes::release() {
+  if (used_ || !base_) return;
+  munmap(base_, cap_);
+  base_ = nullptr;
+  cap_ = 0;
+}
+
 void MachineStackBytes::reserve(size_t bytes) {
   size_t want = cap_ ? cap_ : size_t(64) << 10;
   while (want < used_ + bytes)

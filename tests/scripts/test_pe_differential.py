@@ -69,11 +69,13 @@ def run(exe, flags, path):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("thorin")
-    ap.add_argument("--count", type=int, default=300)
+    ap.add_argument("--count", type=int, help="programs (default 300; a quarter sanitized)")
     ap.add_argument("--seed", default="20261122")
     ap.add_argument("--per-file", type=int, default=25)
     a = ap.parse_args()
     exe = os.path.abspath(a.thorin)
+    if a.count is None:
+        a.count = thorin.scaled(exe, 300)
     rng = random.Random(a.seed)
     progs = typed_program.generate(a.count, a.seed)
     filters = 0

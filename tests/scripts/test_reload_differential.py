@@ -793,7 +793,7 @@ def main():
     ap.add_argument("thorin")
     ap.add_argument("--seed", type=int, default=SEED)
     ap.add_argument("--programs", type=int, default=PROGRAMS)
-    ap.add_argument("--rounds", type=int, default=ROUNDS)
+    ap.add_argument("--rounds", type=int, help=f"edits per program (default {ROUNDS}; a quarter sanitized)")
     ap.add_argument("--only", type=int, help="run only this program")
     ap.add_argument("--keep", help="write every version of the files under this directory")
     ap.add_argument("--verbose", action="store_true")
@@ -801,6 +801,8 @@ def main():
                     help="compare `did you mean` hints exactly too")
     a = ap.parse_args()
     exe = os.path.abspath(a.thorin)
+    if a.rounds is None:
+        a.rounds = thorin.scaled(exe, ROUNDS)
     t0 = time.monotonic()
     total = {"ok": 0, "failed": 0, "nochange": 0, "full": 0}
     failures = []
