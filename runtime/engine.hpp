@@ -369,7 +369,7 @@ private:
   Phase evalTerm(Machine& m);
   Phase resume(Machine& m);
   Phase evalArgs(Machine& m);
-  Phase call(Machine& m, const V* at);
+  Phase call(Machine& m);
   V construct(ETm* t, const V* at);
 };
 

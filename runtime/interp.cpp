@@ -230,6 +230,16 @@ V simpleValue(const ETm* t, IEnv* env) {
   return primById(t->prim).fn(args, t->span);
 }
 
+// The last n values of `vals`, taken off it into `small` or (more than 8)
+// `big`: where the collector sees them while the callee allocates.
+V* takeArgs(MachineStack<V>& vals, uint32_t n, V (&small)[8], gc::RootedVector<V>& big) {
+  if (n > 8) big.resize(n);
+  V* args = n <= 8 ? small : big.data();
+  copyWords(args, vals.data() + vals.size() - n, n);
+  vals.shrink(vals.size() - n);
+  return args;
+}
+
 enum KKind : uint32_t {
   KArgs,       // App/Prim/PrimPap/Arr: argument i of t's evaluated next
   KHead,       // App: the function (its n arguments are on vals_)
@@ -309,11 +319,8 @@ struct Runtime::Machine {
     kont_.pop_back();
     uint32_t n = t->n;
     V small[8];
-    gc::RootedVector<V> big(n > 8 ? n : 0); // (the collector must see them)
-    V* args = n <= 8 ? small : big.data();
-    copyWords(args, vals_.data() + vals_.size() - n, n);
-    vals_.shrink(vals_.size() - n);
-    m.v = apply(m.v, n, args);
+    gc::RootedVector<V> big;
+    m.v = apply(m.v, n, takeArgs(vals_, n, small, big));
     return Phase::Ret;
   }
   case KLet:
@@ -377,7 +384,7 @@ struct Runtime::Machine {
     vals_.shrink(vals_.size() - n);
     return Phase::Ret;
   }
-  if (t->a->tag == ETag::Global && erased(t->a->n).arity == n && n > 0) return call(m, at);
+  if (t->a->tag == ETag::Global && erased(t->a->n).arity == n && n > 0) return call(m);
   kont_.push_back({t, m.env, KHead, 0, 0});
   m.t = t->a;
   return Phase::Eval;
@@ -406,16 +413,14 @@ V Runtime::construct(ETm* t, const V* at) {
   return a;
 }
 
-// m.t calls a top-level function with all its arguments (at `at`): its
+// m.t calls a top-level function with all its arguments (on vals_): its
 // compiled code, or its body, entered in this loop.
-Runtime::Phase Runtime::call(Machine& m, const V* at) {
+Runtime::Phase Runtime::call(Machine& m) {
   TopId id = m.t->a->n;
   uint32_t n = m.t->n;
   V small[8];
-  gc::RootedVector<V> big(n > 8 ? n : 0); // (the collector must see them)
-  V* args = n <= 8 ? small : big.data();
-  copyWords(args, at, n);
-  vals_.shrink(vals_.size() - n);
+  gc::RootedVector<V> big;
+  V* args = takeArgs(vals_, n, small, big);
   // A call in tail position (the caller's body returns its value) ends the
   // caller's activation: its environment is dead, and the callee's takes
   // its place (an interpreted loop runs in constant memory).
