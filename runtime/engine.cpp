@@ -1,4 +1,5 @@
 #include "engine.hpp"
+#include "cse.hpp"
 #include "share.hpp"
 
 #include <fmt/format.h>
@@ -80,12 +81,13 @@ Global& Runtime::erased(TopId id) {
     std::vector<TopId> used;
     ETm* spec = Specializer(*this).function(body, used);
     Global& g3 = global(id);
-    g3.body = spec;
+    g3.body = shareCommonSubterms(arena_, spec);
     g3.specsUsed = std::move(used);
-    markShares(spec, arena_);
+    markShares(g3.body, arena_);
     return g3;
   }
-  markShares(body, arena_);
+  g2.body = shareCommonSubterms(arena_, body);
+  markShares(g2.body, arena_);
   return g2;
 }
 
@@ -118,8 +120,12 @@ MachineSig Runtime::machineSig(TopId id) {
     MachineSig o = machineSig(s.origin);
     if (!o.known || o.params.size() != s.isStatic.size()) return sig;
     for (size_t i = 0; i < o.params.size(); ++i)
-      if (!s.isStatic[i]) sig.params.push_back(o.params[i]);
+      if (!s.isStatic[i]) {
+        sig.params.push_back(o.params[i]);
+        sig.shapes.push_back(o.shapes[i]);
+      }
     sig.result = o.result;
+    sig.resultShape = o.resultShape;
     sig.known = true;
     return sig;
   }
@@ -166,7 +172,9 @@ MachineSig Runtime::liftedSig(TopId id) {
   MType m = evidentClass(*this, g.body->a);
   if (m != MType::I64 && m != MType::F64) return sig;
   sig.params.assign(g.body->n, MType::None);
+  sig.shapes.assign(g.body->n, Shape{});
   sig.result = m;
+  sig.resultShape.leaf = m;
   sig.known = true;
   return sig;
 }

@@ -39,15 +39,50 @@ static MType machineTypeOf(World& w, Val* ty) {
   return machineType(w.tops[f->n].axiom->id);
 }
 
+void shapeLeaves(const Shape& s, std::vector<MType>& out) {
+  if (!s.isPair()) {
+    out.push_back(s.leaf);
+    return;
+  }
+  for (const Shape& p : s.parts)
+    shapeLeaves(p, out);
+}
+
+// At most kShapeLeaves words or machine numbers per flattened value (a
+// returned struct beyond two goes through memory, but on the stack).
+static constexpr uint32_t kShapeLeaves = 8;
+
+// `room`: how many more leaves the value may split into.
+static Shape shapeOf(World& w, Val* ty, uint32_t& room) {
+  Val* f = forceAll(w, ty);
+  Shape s;
+  if (f->tag == VTag::Sigma && room > 0) {
+    --room;
+    s.parts.push_back(shapeOf(w, f->a, room));
+    // (A dependent second component's type with an unknown: only its head matters.)
+    s.parts.push_back(shapeOf(w, thorin::apply(w, f, vUnused()), room));
+    return s;
+  }
+  s.leaf = machineTypeOf(w, f);
+  return s;
+}
+
+static Shape shapeOf(World& w, Val* ty) {
+  uint32_t room = kShapeLeaves - 1;
+  return shapeOf(w, ty, room);
+}
+
 MachineSig Eraser::signature(TopId id) {
   MachineSig sig;
   Val* ty = forceAll(w_, w_.topType(id));
   while (ty->tag == VTag::Pi) {
     sig.params.push_back(machineTypeOf(w_, ty->a));
+    sig.shapes.push_back(shapeOf(w_, ty->a));
     // (A dependent codomain is instantiated with an unknown: only its head matters.)
     ty = forceAll(w_, thorin::apply(w_, ty, vUnused()));
   }
   sig.result = machineTypeOf(w_, ty);
+  sig.resultShape = shapeOf(w_, ty);
   sig.known = true;
   return sig;
 }

@@ -100,11 +100,24 @@ void freeVars(ETm* t, uint32_t depth, std::vector<bool>& out);
 /// A copy of `t` whose free variable i (below `depth` binders) becomes f(i).
 ETm* mapVars(Arena& a, ETm* t, uint32_t depth, const std::function<uint32_t(uint32_t)>& f);
 
+/// How the LLVM tier's worker passes a value: a machine type (None: a word)
+/// or, for a Σ-type, its two components, each with its own shape — flattened
+/// into parameters and returned as a struct, so that no pair is allocated.
+struct Shape {
+  MType leaf = MType::None;
+  std::vector<Shape> parts; // a Σ-type: its two components; empty: a leaf
+  bool isPair() const { return !parts.empty(); }
+};
+/// The leaves of `s`, left to right.
+void shapeLeaves(const Shape& s, std::vector<MType>& out);
+
 /// The machine types of a function's parameters and result (None: a word).
 struct MachineSig {
   std::vector<MType> params;
   MType result = MType::None;
   bool known = false;
+  std::vector<Shape> shapes; // per parameter; a leaf's is params[i]
+  Shape resultShape;
 };
 
 class Eraser {

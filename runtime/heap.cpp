@@ -239,6 +239,7 @@ const char* deoptReasonText(DeoptReason r) {
   case DeoptReason::BigNat: return "a Nat of 2^62 or more";
   case DeoptReason::ArrayRep: return "an array in another representation";
   case DeoptReason::BigNatParam: return "a Nat parameter of 2^61 or more";
+  case DeoptReason::NotAPair: return "a value of a Σ-type that is not a pair";
   }
   return "an unexpected value";
 }

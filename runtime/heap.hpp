@@ -212,10 +212,11 @@ struct Error {
 [[noreturn]] void fail(const char* msg, uint32_t span);
 /// Compiled code met a case its speculation left out (a `Nat` of 2^62 or
 /// more, a `Nat` parameter of a loop of 2^61 or more, an array in another
-/// representation than its element type implies):
+/// representation than its element type implies, a value of a Σ-type that is
+/// not a pair where a worker takes it apart):
 /// the run starts again with `owner`'s code compiled without speculation.
 /// Programs are pure, so running again gives the same result.
-enum class DeoptReason : uint32_t { BigNat, ArrayRep, BigNatParam };
+enum class DeoptReason : uint32_t { BigNat, ArrayRep, BigNatParam, NotAPair };
 const char* deoptReasonText(DeoptReason r);
 struct Deopt {
   uint32_t owner; // the TopId whose code speculated

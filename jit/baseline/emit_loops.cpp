@@ -187,6 +187,7 @@ Opnd FnGen::bind(ETm* value) {
   Opnd h = newHome(v.cls);
   forgetBelow(h);
   move(h, v);
+  h.below = v.below; // (a let's home keeps its value: `let i = idx k`)
   release(v);
   env_.push_back(h);
   return h;

@@ -185,6 +185,7 @@ Opnd FnGen::natDivMod(std::vector<Opnd>& ws, bool mod, Label slow) {
     a_.jmp(slow);
     return r;
   }
+  if (mod && k > 0) r.below = 2 * k + 1;           // (the primitive's result too: a Nat below k)
   if (k > 0 && std::has_single_bit(uint64_t(k))) { // shifts, masks
     move(r, ws[0]);
     if (mod)
@@ -215,29 +216,25 @@ Opnd FnGen::natDivMod(std::vector<Opnd>& ws, bool mod, Label slow) {
 
 // x / k or x mod k for the immediate word x and a constant k ≥ 3 (not a
 // power of two) into r, by a multiplication (Granlund and Montgomery,
-// "Division by invariant integers using multiplication", 1994: exact for
-// every 64-bit x): `div` takes tens of cycles (`k % 1000` in a loop).
+// "Division by invariant integers using multiplication", 1994, theorem 4.2:
+// x < 2^63, so m = ⌈2^(63+l) / k⌉ fits in 64 bits and q = ⌊x·m / 2^(63+l)⌋
+// needs no correction): `div` takes tens of cycles (`k % 1000` in a loop).
 void FnGen::divByConstant(const Opnd& word, uint64_t k, bool mod, const Opnd& r) {
   int l = 64 - std::countl_zero(k - 1); // ⌈log2 k⌉
-  auto m = uint64_t(((unsigned __int128)1 << 64) * ((uint64_t(1) << l) - k) / k + 1);
+  auto m = uint64_t((((unsigned __int128)1 << (63 + l)) + k - 1) / k);
   a_.emit(x86::Inst::kIdMov, x86::rax, word.op());
-  a_.shr(x86::rax, 1);
+  a_.shr(x86::rax, 1); // x
   a_.mov(r.reg, x86::rax);
   a_.mov(x86::rdx, asmjit::imm(m));
-  a_.mul(x86::rdx); // t = high(x · m), in rdx
-  a_.sub(r.reg, x86::rdx);
-  a_.shr(r.reg, 1);
-  a_.add(r.reg, x86::rdx);
-  a_.shr(r.reg, l - 1); // q = (t + (x - t) / 2) >> (l - 1)
+  a_.mul(x86::rdx);
+  a_.shr(x86::rdx, l - 1); // q = high(x · m) >> (l - 1)
   if (mod) {
-    a_.emit(x86::Inst::kIdMov, x86::rax, word.op());
-    a_.shr(x86::rax, 1);
-    a_.mov(x86::rdx, asmjit::imm(k));
-    a_.imul(x86::rdx, r.reg);
-    a_.sub(x86::rax, x86::rdx);
-    a_.lea(r.reg, x86::ptr(x86::rax, x86::rax, 0, 1));
-  } else {
+    a_.mov(x86::rax, asmjit::imm(k));
+    a_.imul(x86::rdx, x86::rax);
+    a_.sub(r.reg, x86::rdx);
     a_.lea(r.reg, x86::ptr(r.reg, r.reg, 0, 1));
+  } else {
+    a_.lea(r.reg, x86::ptr(x86::rdx, x86::rdx, 0, 1));
   }
 }
 
@@ -259,8 +256,10 @@ Opnd FnGen::natCompare(std::vector<Opnd>& ws, x86::CondCode cc, Label slow) {
 // `idx {n} k`: k when k < n, into r; true when it needs no slow path of
 // wordPrim's (checked before on this path, or k a home: its own).
 bool FnGen::idxOf(ETm* t, std::vector<Opnd>& ws, Label slow, Label done, Opnd& r) {
-  if (ws[0].kind == Opnd::Imm && knownBelow(ws[1], ws[0].imm)) { // (checked before)
-    r = ws[1];
+  if (ws[0].kind == Opnd::Imm &&
+      (knownBelow(ws[1], ws[0].imm) || // (checked before)
+       (ws[1].below && ws[1].kind != Opnd::Mem && uint64_t(ws[1].below) <= uint64_t(ws[0].imm)))) {
+    r = ws[1]; // (`idx {n} (k % n)`: below n, made by a remainder)
     r.below = ws[0].imm;
     return true;
   }

@@ -11,12 +11,14 @@
 // One ResourceTracker per compiled definition: redefinition removes its code.
 #include <fmt/format.h>
 
+#include <array>
 #include <cctype>
 #include <chrono>
 #include <condition_variable>
 #include <cstring>
 #include <deque>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <set>
 #include <system_error>
@@ -70,12 +72,31 @@ struct Helpers {
 /// Does a term only use machine-typed operations? Computes its machine type.
 /// A worker: the function with machine-typed parameters and result unboxed
 /// (the others stay words). `pure`: all of them are machine-typed.
+/// `products`: some parameters or the result are Σ-types passed as their
+/// flattened components (`shapes`, `resultShape`: runtime/erase.hpp) — the
+/// worker speculates that their values are pairs (not neutral).
 struct WorkerInfo {
   bool ok = false;
   bool pure = false;
+  bool products = false;
   std::vector<MType> params;
   MType result = MType::None;
+  std::vector<Shape> shapes;
+  Shape resultShape;
 };
+
+// Uses of variable `depth` in `t` other than as a projection's operand.
+static uint32_t bareUses(ETm* t, uint32_t depth) {
+  if (t->tag == ETag::Var) return t->n == depth ? 1 : 0;
+  if ((t->tag == ETag::Proj1 || t->tag == ETag::Proj2) && t->a->tag == ETag::Var) return 0;
+  uint32_t n = 0;
+  forEachChild(t, depth, [&](ETm* c, uint32_t d) { n += bareUses(c, d); });
+  return n;
+}
+
+// A worker whose parameters or result are products is copied into its
+// callers' modules (to be inlined there) up to this size in erased nodes.
+constexpr size_t kProductCopyNodes = 400;
 
 struct ThorinUnwindRegistrar : jitlink::EHFrameRegistrar {
   llvm::Error registerEHFrames(orc::ExecutorAddrRange r) override {
@@ -171,6 +192,7 @@ private:
     std::string name, base, workerName;
     std::chrono::steady_clock::time_point t0;
     std::atomic<void*>* slot = nullptr; // baseline code calls the worker through it
+    bool products = false;              // (then not: its signature differs from baseline's)
     std::unique_ptr<LLVMContext> ctx;
     std::unique_ptr<Module> mod;
     std::set<TopId> uses;
@@ -285,23 +307,44 @@ void LlvmTier::warmUp(const std::atomic<bool>* wanted) {
 
 // A worker is possible when the type is a telescope of machine types ending
 // in one, with exactly as many λs in the erased body.
+// Products only while `id` speculates (they deoptimize on a value that is
+// not a pair: a neutral one, while normalizing).
 WorkerInfo LlvmTier::workerInfo(Runtime& rt, TopId id) {
-  if (auto it = workerCache_.find(id); it != workerCache_.end()) return it->second;
   WorkerInfo info;
-  Global& g = rt.erased(id);
-  MachineSig sig = rt.machineSig(id);
-  bool anyMachine = sig.result != MType::None;
-  for (MType m : sig.params)
-    anyMachine |= m != MType::None;
-  if (sig.known && anyMachine && !sig.params.empty() && g.body && g.arity == sig.params.size()) {
-    info.ok = true;
-    info.params = sig.params;
-    info.result = sig.result;
-    info.pure = sig.result != MType::None;
-    for (MType m : sig.params)
-      info.pure &= m != MType::None;
+  if (auto it = workerCache_.find(id); it != workerCache_.end()) {
+    info = it->second;
+  } else {
+    Global& g = rt.erased(id);
+    MachineSig sig = rt.machineSig(id);
+    bool anyMachine = sig.result != MType::None || sig.resultShape.isPair();
+    for (size_t i = 0; i < sig.params.size(); ++i)
+      anyMachine |= sig.params[i] != MType::None || sig.shapes[i].isPair();
+    if (sig.known && anyMachine && !sig.params.empty() && g.body && g.arity == sig.params.size()) {
+      info.ok = true;
+      info.params = sig.params;
+      info.result = sig.result;
+      info.shapes = sig.shapes;
+      info.resultShape = sig.resultShape;
+      info.pure = sig.result != MType::None;
+      for (MType m : sig.params)
+        info.pure &= m != MType::None;
+    }
+    workerCache_[id] = info;
   }
-  workerCache_[id] = info;
+  if (!info.ok) return info;
+  info.products = info.resultShape.isPair();
+  for (const Shape& s : info.shapes)
+    info.products |= s.isPair();
+  if (info.products && rt.global(id).noSpeculate) { // back to words
+    info.products = false;
+    for (size_t i = 0; i < info.shapes.size(); ++i)
+      info.shapes[i] = Shape{info.params[i], {}};
+    info.resultShape = Shape{info.result, {}};
+    bool anyMachine = info.result != MType::None;
+    for (MType m : info.params)
+      anyMachine |= m != MType::None;
+    info.ok = anyMachine;
+  }
   return info;
 }
 
@@ -369,6 +412,16 @@ private:
   friend class FnCompiler;
   std::string base(TopId id) { return symbolBase(rt_, id); }
   Type* llType(MType m) { return m == MType::F64 ? f64_ : m == MType::Bool ? i1_ : i64_; }
+  /// A leaf's type; a product's: the struct of its leaves'.
+  Type* llType(const Shape& s) {
+    if (!s.isPair()) return llType(s.leaf);
+    std::vector<MType> ms;
+    shapeLeaves(s, ms);
+    std::vector<Type*> ts;
+    for (MType m : ms)
+      ts.push_back(llType(m));
+    return StructType::get(ctx_, ts);
+  }
   Function* newFn(const std::string& name, Type* ret, std::vector<Type*> args) {
     Function* f =
         Function::Create(FunctionType::get(ret, args, false), Function::ExternalLinkage, name, m_);
@@ -428,7 +481,14 @@ public:
   struct TV {
     Value* v;
     MType t; // None: a word
+    // A pair not allocated (a product: see WorkerInfo): its components; `v`
+    // is null, or the pair once allocated.
+    std::shared_ptr<const std::array<TV, 2>> parts = nullptr;
   };
+  static TV pairOf(TV a, TV b) {
+    return {nullptr, MType::None,
+            std::make_shared<const std::array<TV, 2>>(std::array<TV, 2>{a, b})};
+  }
 
   /// A worker: parameters and result as `wi` says. A call of itself in tail
   /// position is a jump back to the top (a loop, not a call).
@@ -443,17 +503,117 @@ public:
     pre = b_.GetInsertBlock();
     b_.CreateBr(loop_);
     b_.SetInsertPoint(loop_);
-    for (uint32_t i = 0; i < wi.params.size(); ++i) {
-      PHINode* p = b_.CreatePHI(f_->getArg(i)->getType(), 2);
-      p->addIncoming(f_->getArg(i), pre);
-      params_.push_back(p);
-      env_.push_back({p, wi.params[i]});
+    for (const Shape& s : wi.shapes) { // (a product: one φ per component)
+      std::vector<Value*> leaves;
+      for (size_t k = 0, n = leafCount(s); k < n; ++k) {
+        Argument* arg = f_->getArg(unsigned(params_.size()));
+        PHINode* p = b_.CreatePHI(arg->getType(), 2);
+        p->addIncoming(arg, pre);
+        params_.push_back(p);
+        leaves.push_back(p);
+      }
+      size_t at = 0;
+      env_.push_back(unflatten(leaves, at, s));
     }
     loopPoll();
     self_ = self;
     selfInfo_ = wi;
     tail_ = true;
-    b_.CreateRet(as(gen(lam->a), wi.result));
+    b_.CreateRet(returned(gen(lam->a), wi.resultShape));
+  }
+
+  static size_t leafCount(const Shape& s) {
+    std::vector<MType> ls;
+    shapeLeaves(s, ls);
+    return ls.size();
+  }
+
+  /// `x` as `s` says, appended to `out`: its leaves, left to right. A word
+  /// where `s` has a pair is taken apart (unpack: not a pair deoptimizes
+  /// `blame`, whose signature speculated).
+  void flatten(TV x, const Shape& s, TopId blame, std::vector<Value*>& out) {
+    if (!s.isPair()) {
+      out.push_back(as(x, s.leaf));
+      return;
+    }
+    if (!x.parts) x = unpack(word(x), blame);
+    flatten((*x.parts)[0], s.parts[0], blame, out);
+    flatten((*x.parts)[1], s.parts[1], blame, out);
+  }
+  /// The value of shape `s` whose leaves are `leaves[at…]`.
+  TV unflatten(const std::vector<Value*>& leaves, size_t& at, const Shape& s) {
+    if (!s.isPair()) return {leaves[at++], s.leaf};
+    TV a = unflatten(leaves, at, s.parts[0]);
+    return pairOf(a, unflatten(leaves, at, s.parts[1]));
+  }
+  /// A worker's result of shape `s` from its return value (a struct for a pair).
+  TV result(Value* r, const Shape& s) {
+    if (!s.isPair()) return {r, s.leaf};
+    std::vector<Value*> leaves;
+    for (unsigned i = 0, n = unsigned(leafCount(s)); i < n; ++i)
+      leaves.push_back(b_.CreateExtractValue(r, {i}));
+    size_t at = 0;
+    return unflatten(leaves, at, s);
+  }
+  /// What a worker with result shape `s` returns for `x`.
+  Value* returned(TV x, const Shape& s) {
+    std::vector<Value*> leaves;
+    flatten(x, s, self_, leaves);
+    if (!s.isPair()) return leaves[0];
+    Value* r = UndefValue::get(mc_.llType(s));
+    for (unsigned i = 0; i < leaves.size(); ++i)
+      r = b_.CreateInsertValue(r, leaves[i], {i});
+    return r;
+  }
+  /// A word that must hold a pair: its components (shared when the pair is,
+  /// as a projection does).
+  TV unpack(Value* w, TopId blame) {
+    BasicBlock* ok = BasicBlock::Create(mc_.ctx_, "unpack", f_);
+    BasicBlock* out = BasicBlock::Create(mc_.ctx_, "unpack.deopt", f_);
+    ifPair(w, ok, out);
+    b_.SetInsertPoint(out);
+    b_.CreateCall(mc_.h_.deopt, {b_.getInt32(blame), b_.getInt32(uint32_t(DeoptReason::NotAPair))});
+    b_.CreateUnreachable();
+    b_.SetInsertPoint(ok);
+    Value* p = b_.CreateIntToPtr(w, mc_.ptr_);
+    Value* a = b_.CreateLoad(mc_.i64_, b_.CreateConstGEP1_64(mc_.i64_, p, 1));
+    Value* c = b_.CreateLoad(mc_.i64_, b_.CreateConstGEP1_64(mc_.i64_, p, 2));
+    shareIfShared(p, {a, c});
+    TV r = pairOf({a, MType::None}, {c, MType::None});
+    r.v = w;
+    return r;
+  }
+  // To `yes` when the word w is a pair, else (unlikely) to `no`.
+  void ifPair(Value* w, BasicBlock* yes, BasicBlock* no) {
+    BasicBlock* check = BasicBlock::Create(mc_.ctx_, "pair.check", f_);
+    auto likely = MDBuilder(mc_.ctx_).createBranchWeights(1 << 20, 1);
+    b_.CreateCondBr(b_.CreateICmpEQ(b_.CreateAnd(w, 1), wordConst(0)), check, no, likely);
+    b_.SetInsertPoint(check);
+    Value* tag = b_.CreateLoad(b_.getInt32Ty(), b_.CreateIntToPtr(w, mc_.ptr_));
+    b_.CreateCondBr(b_.CreateICmpEQ(tag, b_.getInt32(uint32_t(OTag::Pair))), yes, no, likely);
+  }
+  // Components read from the pair at p are shared when the pair is
+  // (runtime/share.hpp).
+  void shareIfShared(Value* p, std::initializer_list<Value*> components) {
+    Value* n = b_.CreateLoad(b_.getInt32Ty(), b_.CreateConstGEP1_64(b_.getInt32Ty(), p, 1));
+    BasicBlock* mark = BasicBlock::Create(mc_.ctx_, "pair.shared", f_);
+    BasicBlock* moved = BasicBlock::Create(mc_.ctx_, "pair.moved", f_);
+    b_.CreateCondBr(b_.CreateICmpNE(b_.CreateAnd(n, kPairShared), b_.getInt32(0)), mark, moved);
+    b_.SetInsertPoint(mark);
+    for (Value* c : components)
+      share(c);
+    b_.CreateBr(moved);
+    b_.SetInsertPoint(moved);
+  }
+  /// Marks what `x` holds shared (a product: each component).
+  void shareTV(const TV& x) {
+    if (x.parts) {
+      if (x.v) share(x.v);
+      shareTV((*x.parts)[0]);
+      shareTV((*x.parts)[1]);
+    } else if (x.t == MType::None) {
+      share(x.v);
+    }
   }
 
   /// A uniform function: `args` are the λ's parameters, `self->free` its captures.
@@ -496,13 +656,25 @@ public:
     self_ = self;
     selfInfo_.params.assign(arity, MType::None);
     selfInfo_.result = MType::None;
+    selfInfo_.shapes.assign(arity, Shape{});
+    selfInfo_.resultShape = Shape{};
     tail_ = true;
     b_.CreateRet(word(gen(body)));
   }
 
   Value* wordConst(uint64_t w) { return b_.getInt64(w); }
-  Value* word(TV x) { return box(x.v, x.t); }
+  Value* word(TV x) {
+    if (x.parts && !x.v) {
+      Value* a = word((*x.parts)[0]);
+      return allocPair(a, word((*x.parts)[1]));
+    }
+    return box(x.v, x.t);
+  }
   Value* as(TV x, MType m) {
+    if (x.parts) {
+      if (m != MType::None) throw Unsupported{}; // (ill-typed after erasure)
+      return word(x);
+    }
     if (x.t == m) return x.v;
     if (m == MType::None) return box(x.v, x.t);
     if (x.t == MType::None) return unbox(x.v, m);
@@ -529,12 +701,12 @@ public:
     bool tail = tail_; // (only the branches of an `if` and a let's body inherit it)
     tail_ = false;
     if (tail && t->tag == ETag::App && t->a->tag == ETag::Global && t->a->n == self_ &&
-        t->n == params_.size())
+        t->n == selfInfo_.shapes.size())
       return jumpToTop(t);
     switch (t->tag) {
     case ETag::Var: {
       TV v = env_[env_.size() - 1 - t->n];
-      if (!(t->flags & kNoShare) && v.t == MType::None) share(v.v);
+      if (!(t->flags & kNoShare)) shareTV(v);
       return v;
     }
     case ETag::Global: return {globalValue(t->n), MType::None};
@@ -551,43 +723,37 @@ public:
               MType::None};
     }
     case ETag::Let: {
-      env_.push_back(gen(t->a));
+      TV x = gen(t->a);
+      if (x.parts && !x.v && bareUses(t->b, 0) > 1) x.v = word(x); // (allocated once)
+      env_.push_back(x);
       tail_ = tail;
       TV r = gen(t->b);
       env_.pop_back();
       return r;
     }
     case ETag::If: return cond(t, tail);
-    case ETag::Pair: {
-      Value* a = word(gen(t->a));
-      return {allocPair(a, word(gen(t->b))), MType::None};
+    case ETag::Pair: { // (allocated where a word is needed: word())
+      TV a = gen(t->a);
+      return pairOf(a, gen(t->b));
     }
     case ETag::Proj1:
     case ETag::Proj2: { // a pair; a neutral value (while normalizing) through the runtime
-      Value* w = word(gen(t->a));
+      TV pr = gen(t->a);
       uint32_t which = t->tag == ETag::Proj1 ? 1 : 2;
-      Value* p = b_.CreateIntToPtr(w, mc_.ptr_);
-      BasicBlock* check = BasicBlock::Create(mc_.ctx_, "proj.check", f_);
+      if (pr.parts) {
+        TV c = (*pr.parts)[which - 1];
+        if (!(t->flags & kNoShare)) shareTV(c);
+        return c;
+      }
+      Value* w = word(pr);
       BasicBlock* fast = BasicBlock::Create(mc_.ctx_, "proj.pair", f_);
       BasicBlock* slow = BasicBlock::Create(mc_.ctx_, "proj.slow", f_);
       BasicBlock* join = BasicBlock::Create(mc_.ctx_, "proj", f_);
-      auto likely = MDBuilder(mc_.ctx_).createBranchWeights(1 << 20, 1);
-      b_.CreateCondBr(b_.CreateICmpEQ(b_.CreateAnd(w, 1), wordConst(0)), check, slow, likely);
-      b_.SetInsertPoint(check);
-      Value* tag = b_.CreateLoad(b_.getInt32Ty(), p);
-      b_.CreateCondBr(b_.CreateICmpEQ(tag, b_.getInt32(uint32_t(OTag::Pair))), fast, slow, likely);
+      ifPair(w, fast, slow);
       b_.SetInsertPoint(fast);
+      Value* p = b_.CreateIntToPtr(w, mc_.ptr_);
       Value* x = b_.CreateLoad(mc_.i64_, b_.CreateConstGEP1_64(mc_.i64_, p, which));
-      { // (A component of a shared pair is shared: runtime/share.hpp.)
-        Value* n = b_.CreateLoad(b_.getInt32Ty(), b_.CreateConstGEP1_64(b_.getInt32Ty(), p, 1));
-        BasicBlock* mark = BasicBlock::Create(mc_.ctx_, "proj.shared", f_);
-        BasicBlock* moved = BasicBlock::Create(mc_.ctx_, "proj.moved", f_);
-        b_.CreateCondBr(b_.CreateICmpNE(b_.CreateAnd(n, kPairShared), b_.getInt32(0)), mark, moved);
-        b_.SetInsertPoint(mark);
-        share(x);
-        b_.CreateBr(moved);
-        b_.SetInsertPoint(moved);
-      }
+      shareIfShared(p, {x});
       fast = b_.GetInsertBlock();
       b_.CreateBr(join);
       b_.SetInsertPoint(slow);
@@ -672,8 +838,8 @@ public:
           WorkerInfo wi = mc_.be_.workerInfo(mc_.rt_, g);
           std::vector<Value*> args;
           for (uint32_t i = 0; i < t->n; ++i)
-            args.push_back(as(gen(t->args[i]), wi.params[i]));
-          return {b_.CreateCall(wf, args), wi.result};
+            flatten(gen(t->args[i]), wi.shapes[i], g, args);
+          return result(b_.CreateCall(wf, args), wi.resultShape);
         }
         Value* arr = argArray(words(t));
         if (Function* e = mc_.entry(g))
@@ -735,6 +901,7 @@ public:
       bool typed = wordLoweringTypedArgs(p.axiom);
       for (uint32_t i = 0; i < t->n; ++i) {
         TV x = gen(t->args[i]);
+        if (x.parts) x = {word(x), MType::None};
         args.push_back(typed ? x.v : word(x));
         if (typed) types.push_back(x.t);
       }
@@ -799,18 +966,20 @@ public:
   TV jumpToTop(ETm* t) {
     std::vector<Value*> args;
     for (uint32_t i = 0; i < t->n; ++i)
-      args.push_back(as(gen(t->args[i]), selfInfo_.params[i]));
-    for (uint32_t i = 0; i < t->n; ++i)
+      flatten(gen(t->args[i]), selfInfo_.shapes[i], self_, args);
+    for (uint32_t i = 0; i < args.size(); ++i)
       params_[i]->addIncoming(hideRotation(args[i], i), b_.GetInsertBlock());
     budget_->addIncoming(b_.CreateSub(budgetNow_, b_.getInt32(1)), b_.GetInsertBlock());
     b_.CreateBr(loop_);
     // What follows is unreachable; its value feeds the enclosing join.
     b_.SetInsertPoint(BasicBlock::Create(mc_.ctx_, "after.loop", f_));
-    Type* ty = selfInfo_.result == MType::None   ? mc_.i64_
-               : selfInfo_.result == MType::F64  ? mc_.f64_
-               : selfInfo_.result == MType::Bool ? mc_.i1_
-                                                 : mc_.i64_;
-    return {UndefValue::get(ty), selfInfo_.result};
+    std::vector<MType> ms;
+    shapeLeaves(selfInfo_.resultShape, ms);
+    std::vector<Value*> leaves;
+    for (MType m : ms)
+      leaves.push_back(UndefValue::get(mc_.llType(m)));
+    size_t at = 0;
+    return unflatten(leaves, at, selfInfo_.resultShape);
   }
 
   TV cond(ETm* t, bool tail) {
@@ -827,21 +996,35 @@ public:
     tail_ = tail;
     TV y = gen(t->c);
     BasicBlock* eEnd = b_.GetInsertBlock();
-    // Both branches in one representation: their machine type, or words.
-    MType m = x.t == y.t ? x.t : MType::None;
+    // Both branches in one representation: their machine type or products
+    // where both have them (a worker's result: its shape), else words.
+    Shape plan = tail && selfInfo_.resultShape.isPair() ? selfInfo_.resultShape : joinShape(x, y);
+    std::vector<Value*> xs, ys;
     b_.SetInsertPoint(tEnd);
-    Value* xv = as(x, m);
+    flatten(x, plan, self_, xs);
     tEnd = b_.GetInsertBlock();
     b_.CreateBr(jb);
     b_.SetInsertPoint(eEnd);
-    Value* yv = as(y, m);
+    flatten(y, plan, self_, ys);
     eEnd = b_.GetInsertBlock();
     b_.CreateBr(jb);
     b_.SetInsertPoint(jb);
-    PHINode* phi = b_.CreatePHI(xv->getType(), 2);
-    phi->addIncoming(xv, tEnd);
-    phi->addIncoming(yv, eEnd);
-    return {phi, m};
+    std::vector<Value*> phis;
+    for (size_t i = 0; i < xs.size(); ++i) {
+      PHINode* phi = b_.CreatePHI(xs[i]->getType(), 2);
+      phi->addIncoming(xs[i], tEnd);
+      phi->addIncoming(ys[i], eEnd);
+      phis.push_back(phi);
+    }
+    size_t at = 0;
+    return unflatten(phis, at, plan);
+  }
+  static Shape joinShape(const TV& x, const TV& y) {
+    if (x.parts && y.parts)
+      return Shape{
+          MType::None,
+          {joinShape((*x.parts)[0], (*y.parts)[0]), joinShape((*x.parts)[1], (*y.parts)[1])}};
+    return Shape{!x.parts && !y.parts && x.t == y.t ? x.t : MType::None, {}};
   }
 
   // A field of `id`'s cell (GlobalCell) and whether its epoch is the
@@ -1052,21 +1235,29 @@ Function* ModuleCompiler::worker(TopId id) {
   WorkerInfo wi = be_.workerInfo(rt_, id);
   if (!wi.ok) return nullptr;
   std::vector<Type*> ps;
-  for (MType m : wi.params)
-    ps.push_back(llType(m));
+  for (const Shape& s : wi.shapes) {
+    std::vector<MType> ms;
+    shapeLeaves(s, ms);
+    for (MType m : ms)
+      ps.push_back(llType(m));
+  }
   auto it = be_.compiled_.find(id);
   (void)0;
   if (it != be_.compiled_.end() && it->second.workerName.empty())
     return nullptr; // compiled before, without a worker
   bool external = it != be_.compiled_.end();
   // Callees that are not compiled yet get a private copy of their worker only
-  // when it is purely machine-typed (small, first-order: fib's callees).
-  if (!external && id != root && (!wi.pure || rt_.tooLargeToCompile(id))) return nullptr;
+  // when it is purely machine-typed (small, first-order: fib's callees) or
+  // small and on products (a `step : State → State` inlined into its loop).
+  bool copy = wi.pure ? !rt_.tooLargeToCompile(id)
+                      : wi.products &&
+                            countNodes(rt_.erased(id).body, kProductCopyNodes) <= kProductCopyNodes;
+  if (!external && id != root && !copy) return nullptr;
   // The root's worker is exported; callees compiled along get private copies.
   std::string name = external     ? it->second.workerName
                      : id == root ? base(id) + ".w"
                                   : fmt::format("{}.w{}", base(id), be_.counter_++);
-  Function* f = newFn(name, llType(wi.result), ps);
+  Function* f = newFn(name, llType(wi.resultShape), ps);
   workers_[id] = f;
   if (external) {
     uses.insert(id);
@@ -1113,9 +1304,9 @@ void ModuleCompiler::finish() {
       std::vector<Value*> args;
       for (uint32_t i = 0; i < wi.params.size(); ++i) {
         Value* a = b.CreateLoad(i64_, b.CreateConstGEP1_64(i64_, f->getArg(1), i));
-        args.push_back(fc.as({a, MType::None}, wi.params[i]));
+        fc.flatten({a, MType::None}, wi.shapes[i], id, args);
       }
-      b.CreateRet(fc.word({b.CreateCall(w, args), wi.result}));
+      b.CreateRet(fc.word(fc.result(b.CreateCall(w, args), wi.resultShape)));
     } else {
       fc.uniformLoop(id, g.body->a, g.arity);
     }
@@ -1176,7 +1367,10 @@ std::unique_ptr<LlvmTier::Job> LlvmTier::front(Runtime& rt, TopId id) {
     return nullptr;
   }
   job->base = symbolBase(rt, id);
-  if (withWorkers && workerInfo(rt, id).ok) job->workerName = job->base + ".w";
+  if (withWorkers && workerInfo(rt, id).ok) {
+    job->workerName = job->base + ".w";
+    job->products = workerInfo(rt, id).products;
+  }
   job->frontMs =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - job->t0).count();
   return job;
@@ -1203,8 +1397,8 @@ void LlvmTier::back(Job& job) {
   }
   job.entry = sym->toPtr<Code>();
   // Baseline code running meanwhile calls the optimized worker from now on
-  // (same signature: I64 parameters and result).
-  if (job.slot && !job.workerName.empty()) {
+  // (same signature: I64 parameters and result; not with products).
+  if (job.slot && !job.workerName.empty() && !job.products) {
     if (auto w = jit_->lookup(job.workerName)) {
       job.slot->store(w->toPtr<void*>(), std::memory_order_release);
       requestSafepoint(); // (a loop in baseline code moves over at its next poll)
