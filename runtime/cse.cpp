@@ -10,8 +10,10 @@ bool atom(const ETm* t) {
          t->tag == ETag::Global;
 }
 
-// A small primitive expression on atoms (at most `room` primitives): what
-// may be shared.
+// A small primitive expression on atoms (at most `room` primitives), and
+// at least two of them: what may be shared. (A `let` costs the interpreter
+// about what one primitive on atoms does — `fuel / 2` is left to be
+// computed twice — and LLVM merges such repeats itself.)
 bool candidate(const ETm* t, int& room) {
   if (t->tag != ETag::Prim || --room < 0) return false;
   for (uint32_t i = 0; i < t->n; ++i)
@@ -19,8 +21,9 @@ bool candidate(const ETm* t, int& room) {
   return true;
 }
 bool candidate(const ETm* t) {
-  int room = 8;
-  return candidate(t, room);
+  constexpr int kMaxPrims = 8;
+  int room = kMaxPrims;
+  return candidate(t, room) && kMaxPrims - room >= 2;
 }
 
 bool same(const ETm* x, const ETm* y) {

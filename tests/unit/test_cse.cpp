@@ -79,27 +79,40 @@ TEST_CASE("cse: an index computed twice is bound once, other variables move up")
 
 TEST_CASE("cse: inside a λ, at the innermost term that holds both") {
   Terms m;
-  ETm* body = m.prim(7, {m.prim(1, {m.var(0), m.lit(3)}), m.prim(1, {m.var(0), m.lit(3)})});
+  auto twice = [&] { return m.prim(2, {m.prim(1, {m.var(0), m.lit(3)})}); };
+  ETm* body = m.prim(7, {twice(), twice()});
   ETm* r = shareCommonSubterms(m.a, m.lam(1, m.prim(8, {m.var(0), body})));
-  CHECK(show(r) == "λ1.(p8(v0, let(p1(v0, 3); p7(v0, v0))))");
+  CHECK(show(r) == "λ1.(p8(v0, let(p2(p1(v0, 3)); p7(v0, v0))))");
+}
+
+TEST_CASE("cse: one primitive on atoms is computed again (a let costs as much)") {
+  Terms m;
+  // run (fuel / 2) (run (fuel - fuel / 2) s)
+  ETm* t =
+      m.prim(9, {m.prim(6, {m.var(0), m.lit(2)}),
+                 m.prim(9, {m.prim(5, {m.var(0), m.prim(6, {m.var(0), m.lit(2)})}), m.var(1)})});
+  CHECK(shareCommonSubterms(m.a, t) == t);
 }
 
 TEST_CASE("cse: nothing moves before a computation that may fail first") {
   Terms m;
-  // f (x / y) (k % 7) (k % 7): x / y is evaluated before the first k % 7
-  ETm* t = m.prim(9, {m.prim(6, {m.var(2), m.var(3)}), m.prim(1, {m.var(0), m.lit(7)}),
-                      m.prim(1, {m.var(0), m.lit(7)})});
+  // f (x / y) (idx (k % 7)) (idx (k % 7)): x / y is evaluated first
+  auto index = [&] { return m.prim(2, {m.prim(1, {m.var(0), m.lit(7)})}); };
+  ETm* t = m.prim(9, {m.prim(6, {m.var(2), m.var(3)}), index(), index()});
   CHECK(shareCommonSubterms(m.a, t) == t);
+  // f y (idx (k % 7)) (idx (k % 7)): a variable first
+  ETm* u = m.prim(9, {m.var(2), index(), index()});
+  CHECK(show(shareCommonSubterms(m.a, u)) == "let(p2(p1(v0, 7)); p9(v3, v0, v0))");
 }
 
 TEST_CASE("cse: not under a binder, not different expressions") {
   Terms m;
-  // (k % 7) + (let y = 1; k % 7): the second occurrence is under the let's binder
-  ETm* t = m.prim(
-      5, {m.prim(1, {m.var(0), m.lit(7)}), m.let(m.lit(1), m.prim(1, {m.var(1), m.lit(7)}))});
+  // idx (k % 7) + (let y = 1; idx (k % 7)): the second one under the let's binder
+  auto index = [&](uint32_t k, uint64_t n) { return m.prim(2, {m.prim(1, {m.var(k), m.lit(n)})}); };
+  ETm* t = m.prim(5, {index(0, 7), m.let(m.lit(1), index(1, 7))});
   CHECK(shareCommonSubterms(m.a, t) == t);
-  // (k % 7) + (k % 8)
-  ETm* u = m.prim(5, {m.prim(1, {m.var(0), m.lit(7)}), m.prim(1, {m.var(0), m.lit(8)})});
+  // idx (k % 7) + idx (k % 8)
+  ETm* u = m.prim(5, {index(0, 7), index(0, 8)});
   CHECK(shareCommonSubterms(m.a, u) == u);
 }
 
