@@ -83,6 +83,7 @@ struct WorkerInfo {
   MType result = MType::None;
   std::vector<Shape> shapes;
   Shape resultShape;
+  const ETm* body = nullptr; // the erased body it was computed for
 };
 
 // Uses of variable `depth` in `t` other than as a projection's operand.
@@ -311,10 +312,13 @@ void LlvmTier::warmUp(const std::atomic<bool>* wanted) {
 // not a pair: a neutral one, while normalizing).
 WorkerInfo LlvmTier::workerInfo(Runtime& rt, TopId id) {
   WorkerInfo info;
-  if (auto it = workerCache_.find(id); it != workerCache_.end()) {
+  Global& g = rt.erased(id);
+  // (Cached for this erased body: a definition redefined in place, whose
+  // code was never compiled on its own, is erased anew.)
+  if (auto it = workerCache_.find(id); it != workerCache_.end() && it->second.body == g.body) {
     info = it->second;
   } else {
-    Global& g = rt.erased(id);
+    info.body = g.body;
     MachineSig sig = rt.machineSig(id);
     bool anyMachine = sig.result != MType::None || sig.resultShape.isPair();
     for (size_t i = 0; i < sig.params.size(); ++i)
