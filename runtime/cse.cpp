@@ -43,21 +43,29 @@ bool same(const ETm* x, const ETm* y) {
   }
 }
 
+// Evaluating it cannot fail: a variable, a literal, an erased type. (A
+// global is computed the first time it is read, and that may fail.)
+bool total(const ETm* t) {
+  return t->tag == ETag::Var || t->tag == ETag::Lit || t->tag == ETag::Erased;
+}
+
 // The nodes t evaluates first, outermost first: its first child that is not
-// an atom (everything before it is), then that child's, and so on. A
+// total (everything before it is), then that child's, and so on. A
 // conditional and a let stop the chain (their conditions and definitions
-// keep their own shape: the tiers read loop tests from them).
+// keep their own shape: the tiers read loop tests from them), and so does
+// a call of a computed function (the interpreter evaluates its arguments
+// first, LLVM's code the function).
 std::vector<ETm*> firstEvaluated(ETm* t) {
   constexpr size_t kMaxChain = 16;
   std::vector<ETm*> chain;
   for (ETm* x = t; chain.size() < kMaxChain;) {
     ETm* next = nullptr;
     auto visit = [&](ETm* c) {
-      if (!next && !atom(c)) next = c;
+      if (!next && !total(c)) next = c;
     };
     switch (x->tag) {
     case ETag::App:
-      if (x->a->tag != ETag::Global) visit(x->a);
+      if (x->a->tag != ETag::Global) return chain;
       [[fallthrough]];
     case ETag::Prim:
     case ETag::Arr:
@@ -120,10 +128,13 @@ class Sharer {
 public:
   explicit Sharer(Arena& a) : a_(a) {}
 
-  // Children first: a subterm shared inside a child is bound there.
+  // Children first: a subterm shared inside a child is bound there. Each
+  // binding copies the term it wraps: after kMaxCopied nodes copied so
+  // (thousands of nested repeats), no more are made.
   ETm* run(ETm* t) {
     ETm* x = copy(t);
     forEachChild(x, 0, [&](ETm*& ch, uint32_t) { ch = run(ch); });
+    if (copied_ > kMaxCopied) return x;
     ETm* c = find_.sharedAt(x);
     if (!c) return x;
     ETm* let = a_.make<ETm>();
@@ -145,6 +156,7 @@ private:
   // t under the new let: c (under no binder) becomes its variable, the
   // other free variables move one up.
   ETm* replace(ETm* t, uint32_t depth, const ETm* c) {
+    ++copied_;
     ETm* x = copy(t);
     if (depth == 0 && same(t, c)) {
       x->tag = ETag::Var;
@@ -160,8 +172,10 @@ private:
     return x;
   }
 
+  static constexpr size_t kMaxCopied = 100000;
   Arena& a_;
   Finder find_;
+  size_t copied_ = 0;
 };
 
 } // namespace

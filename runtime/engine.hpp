@@ -370,6 +370,7 @@ private:
   Phase resume(Machine& m);
   Phase evalArgs(Machine& m);
   Phase call(Machine& m);
+  bool directCall(ETm* t);
   V construct(ETm* t, const V* at);
 };
 

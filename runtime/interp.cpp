@@ -242,7 +242,7 @@ V* takeArgs(MachineStack<V>& vals, uint32_t n, V (&small)[8], gc::RootedVector<V
 
 enum KKind : uint32_t {
   KArgs,       // App/Prim/PrimPap/Arr: argument i of t's evaluated next
-  KHead,       // App: the function (its n arguments are on vals_)
+  KHead,       // App: the function, evaluated before its arguments (on vals_ then)
   KLet,        // Let: the value bound
   KIf,         // If: the condition
   KPairFst,    // Pair: the first component
@@ -285,12 +285,20 @@ struct Runtime::Machine {
     return Phase::Ret;
   }
   case ETag::App:
+    poll();
+    m.argi = 0;
+    if (directCall(t)) return Phase::Args;
+    // A computed function first, then its arguments (as compiled code
+    // evaluates them: the same error first when both fail).
+    if (isSimple(t->a, kSimpleDepth)) {
+      vals_.push_back(simpleValue(t->a, m.env));
+      return Phase::Args;
+    }
+    k = KHead;
+    break;
   case ETag::Prim:
   case ETag::PrimPap:
-  case ETag::Arr:
-    if (t->tag == ETag::App) poll();
-    m.argi = 0;
-    return Phase::Args;
+  case ETag::Arr: m.argi = 0; return Phase::Args;
   case ETag::Let: k = KLet; break;
   case ETag::If: k = KIf; break;
   case ETag::Pair: k = KPairFst; break;
@@ -315,14 +323,12 @@ struct Runtime::Machine {
     kont_.pop_back();
     m.t = t;
     return Phase::Args;
-  case KHead: {
+  case KHead:
     kont_.pop_back();
-    uint32_t n = t->n;
-    V small[8];
-    gc::RootedVector<V> big;
-    m.v = apply(m.v, n, takeArgs(vals_, n, small, big));
-    return Phase::Ret;
-  }
+    vals_.push_back(m.v);
+    m.argi = 0;
+    m.t = t;
+    return Phase::Args;
   case KLet:
     kont_.pop_back();
     m.env = push(m.env, m.v);
@@ -384,10 +390,20 @@ struct Runtime::Machine {
     vals_.shrink(vals_.size() - n);
     return Phase::Ret;
   }
-  if (t->a->tag == ETag::Global && erased(t->a->n).arity == n && n > 0) return call(m);
-  kont_.push_back({t, m.env, KHead, 0, 0});
-  m.t = t->a;
-  return Phase::Eval;
+  if (directCall(t)) return call(m);
+  // (The function, evaluated first, is below the arguments; it stays there,
+  // a root, until it returns.)
+  V small[8];
+  gc::RootedVector<V> big;
+  const V* args = takeArgs(vals_, n, small, big);
+  m.v = apply(vals_.back(), n, args);
+  vals_.pop_back();
+  return Phase::Ret;
+}
+
+// A saturated call of a top-level function: no function value is made.
+bool Runtime::directCall(ETm* t) {
+  return t->a->tag == ETag::Global && erased(t->a->n).arity == t->n && t->n > 0;
 }
 
 // A primitive's value, a primitive's partial application or an array

@@ -493,6 +493,13 @@ public:
     return {nullptr, MType::None,
             std::make_shared<const std::array<TV, 2>>(std::array<TV, 2>{a, b})};
   }
+  // A pair's components as words or machine numbers: at most
+  // kShapeLeaves (as a worker passes) — `let a1 = (a0, a0); let a2 = (a1,
+  // a1); …` would double them at each step, and every use with them.
+  static size_t leavesOf(const TV& x) {
+    return x.parts ? leavesOf((*x.parts)[0]) + leavesOf((*x.parts)[1]) : 1;
+  }
+  static constexpr size_t kMaxVirtualLeaves = 8;
 
   /// A worker: parameters and result as `wi` says. A call of itself in tail
   /// position is a jump back to the top (a loop, not a call).
@@ -700,6 +707,21 @@ public:
       args.push_back(word(gen(t->args[i])));
     return args;
   }
+  // x as a word that an object keeps (an array's element, a partial
+  // application's argument, a closure's capture), which marks it shared. A
+  // pair not allocated has its components marked too: they stay in
+  // registers, where a projection with no pair to look at could hand one
+  // on as unshared (and `set` update it in place) while the object holds it.
+  Value* storedWord(TV x) {
+    if (x.parts) shareTV(x);
+    return share(word(x));
+  }
+  std::vector<Value*> storedWords(ETm* t) {
+    std::vector<Value*> args;
+    for (uint32_t i = 0; i < t->n; ++i)
+      args.push_back(storedWord(gen(t->args[i])));
+    return args;
+  }
 
   TV gen(ETm* t) {
     bool tail = tail_; // (only the branches of an `if` and a let's body inherit it)
@@ -721,7 +743,7 @@ public:
     case ETag::App: return app(t);
     case ETag::Prim: return prim(t);
     case ETag::PrimPap: {
-      Value* arr = argArray(words(t));
+      Value* arr = argArray(storedWords(t));
       return {b_.CreateCall(mc_.h_.primPap,
                             {b_.getInt32(t->prim), b_.getInt32(t->span), b_.getInt32(t->n), arr}),
               MType::None};
@@ -738,7 +760,12 @@ public:
     case ETag::If: return cond(t, tail);
     case ETag::Pair: { // (allocated where a word is needed: word())
       TV a = gen(t->a);
-      return pairOf(a, gen(t->b));
+      TV b = gen(t->b);
+      if (leavesOf(a) + leavesOf(b) > kMaxVirtualLeaves) {
+        Value* w = word(a);
+        return {allocPair(w, word(b)), MType::None};
+      }
+      return pairOf(a, b);
     }
     case ETag::Proj1:
     case ETag::Proj2: { // a pair; a neutral value (while normalizing) through the runtime
@@ -771,11 +798,11 @@ public:
       return {phi, MType::None};
     }
     case ETag::Arr: {
-      std::vector<Value*> es = words(t);
+      std::vector<Value*> es = storedWords(t);
       Value* a = b_.CreateCall(mc_.h_.arr, {b_.getInt32(t->n)});
       Value* p = b_.CreateIntToPtr(a, mc_.ptr_);
       for (uint32_t i = 0; i < t->n; ++i)
-        b_.CreateStore(share(es[i]), b_.CreateConstGEP1_64(mc_.i64_, p, 1 + i));
+        b_.CreateStore(es[i], b_.CreateConstGEP1_64(mc_.i64_, p, 1 + i));
       return {a, MType::None};
     }
     }
@@ -1144,7 +1171,7 @@ public:
     }
     std::vector<Value*> captured;
     for (uint32_t cap : caps) // (kept by the closure: shared)
-      captured.push_back(share(word(env_[env_.size() - 1 - cap])));
+      captured.push_back(storedWord(env_[env_.size() - 1 - cap]));
     Value* c = b_.CreateCall(mc_.h_.closure,
                              {code, b_.getInt32(t->n), b_.getInt32(uint32_t(caps.size()))});
     Value* p = b_.CreateIntToPtr(c, mc_.ptr_);

@@ -157,6 +157,23 @@ def main():
             print(r.out[:600])
             failures += 1
 
+    # 4,000 nested repeats of one subterm (`x % 7 + 1 + (x % 7 + 1 + …)`):
+    # computing common subterms once (runtime/cse.cpp) copied the term for
+    # each one bound, 3.4 GB and 10 s; it stops after a budget of copies.
+    expr = "0"
+    for _ in range(4000):
+        expr = f"x % 7 + 1 + ({expr})"
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "repeats.thorin")
+        with open(path, "w") as f:
+            f.write(f"f : Nat → Nat = λ x. {expr}\nmain : Nat = f 10\n")
+        r = thorin.run(exe, "run", "--jit=off", path, timeout=60,
+                       env=None if sanitized else {"THORIN_MEMORY_MB": "300"})
+        print(f"4,000 nested repeats, --jit=off: exit {r.code}, {r.out.strip()}")
+        if r.code != 0 or r.out != "16000\n":
+            print(r.err[:400])
+            failures += 1
+
     # Runaway memory: a normal form that never ends, a string that doubles
     # forever. Past thorin's memory limit (THORIN_MEMORY_MB; by default 80 %
     # of the machine's memory) they are located errors, and the run ends
