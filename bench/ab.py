@@ -41,7 +41,7 @@ def source(stem, depth, tmp):
 
 def once(exe, path):
     t0 = time.perf_counter()
-    r = subprocess.run([exe, "run", "--jit-stats", path], cwd=os.path.dirname(path),
+    r = subprocess.run([exe, "run", "--jit-stats", "--no-code-cache", path], cwd=os.path.dirname(path),
                        capture_output=True, text=True)
     wall = time.perf_counter() - t0
     evaluated = sum(float(x) for x in EVALUATED.findall(r.stderr)) / 1000

@@ -123,7 +123,7 @@ def repl_reloads(thorin, path, versions, runs):
 
 def watch_latency(thorin, path, versions, runs):
     """File written → summary line of `thorin run --watch`; [seconds]."""
-    env = dict(os.environ, THORIN_HISTORY=os.devnull)
+    env = dict(os.environ, THORIN_HISTORY=os.devnull, THORIN_CACHE_DIR="")
     p = subprocess.Popen([thorin, "run", "--watch", os.path.basename(path)], stdout=subprocess.PIPE,
                          stderr=subprocess.STDOUT, env=env, cwd=os.path.dirname(path),
                          stdin=subprocess.DEVNULL)

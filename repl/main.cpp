@@ -56,6 +56,10 @@ options:
   --no-baseline   lazy mode without baseline code (LLVM's code only)
   --jit-threshold N   calls before a function is compiled (default 100)
   --jit-stats     print each compilation (name, time) to stderr
+  --no-code-cache (run) compile afresh: do not use or fill the code cache
+                  (LLVM's code kept between runs, in $THORIN_CACHE_DIR, else
+                  $XDG_CACHE_HOME/thorin/jit or ~/.cache/thorin/jit;
+                  THORIN_CACHE_DIR= set empty turns it off too)
   --jit-sync      compile hot functions on the calling thread, which waits
                   (by default they compile in the background while the
                   interpreter goes on)
@@ -70,6 +74,7 @@ struct Args {
   bool check = false;
   bool run = false;
   bool watch = false;
+  bool noCodeCache = false;
   rt::JitOptions jit;
   Options opts;
   std::vector<std::string> files;
@@ -97,6 +102,18 @@ bool isScript(const std::string& path) {
   size_t n = std::fread(b, 1, 2, f);
   std::fclose(f);
   return n == 2 && b[0] == '#' && b[1] == '!';
+}
+
+// Where `thorin run` keeps LLVM's code between runs (jit/llvm/code_cache.hpp):
+// $THORIN_CACHE_DIR (set empty: no cache), else $XDG_CACHE_HOME/thorin/jit,
+// else $HOME/.cache/thorin/jit.
+std::string codeCacheDir() {
+  if (const char* d = std::getenv("THORIN_CACHE_DIR")) return d;
+  if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x == '/')
+    return std::string(x) + "/thorin/jit";
+  if (const char* h = std::getenv("HOME"); h && *h == '/')
+    return std::string(h) + "/.cache/thorin/jit";
+  return "";
 }
 
 int realMain(void* p) {
@@ -238,6 +255,8 @@ int main(int argc, char** argv) {
       args.jit.stats = true;
     } else if (a == "--jit-sync") {
       args.jit.background = false;
+    } else if (a == "--no-code-cache") {
+      args.noCodeCache = true;
     } else if (a == "--watch") {
       if (!args.run) {
         std::cerr << "thorin: --watch goes with run: thorin run --watch FILE\n";
@@ -257,6 +276,7 @@ int main(int argc, char** argv) {
       }
     }
   }
+  if (args.run && !args.noCodeCache) args.jit.codeCache = codeCacheDir();
   if (args.check && args.files.empty()) {
     std::cerr << "thorin: check needs at least one file (see thorin --help)\n";
     return 2;

@@ -392,7 +392,9 @@ void Runtime::installCompiled(TopId id, Code c) {
   entryOwner_[c] = id;
   g.epoch = 0; // its value (a closure) is rebuilt with the compiled entry
   cell(id).valueEpoch = 0;
-  if (opts.stats) err << fmt::format("jit: compiled {} in {:.2f} ms\n", nameOf(id), g.compileMs);
+  if (opts.stats)
+    err << fmt::format("jit: compiled {} in {:.2f} ms{}\n", nameOf(id), g.compileMs,
+                       g.fromCodeCache ? " (from the code cache)" : "");
 }
 
 bool Runtime::compile(TopId id) {

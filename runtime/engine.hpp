@@ -12,6 +12,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "cell_table.hpp"
 #include "core/toplevel.hpp"
 #include "erase.hpp"
 #include "gc.hpp"
@@ -39,6 +40,9 @@ struct JitOptions {
   // compiles (lazy mode, in the background). `--jit=baseline`: no LLVM.
   bool baseline = true;
   bool llvm = true;
+  // Directory of LLVM's code kept between runs (jit/llvm/code_cache.hpp);
+  // empty: none. Only `thorin run` sets it.
+  std::string codeCache;
 };
 
 /// What the runtime knows about one top-level definition (or specialization).
@@ -63,23 +67,12 @@ struct Global {
   bool noSpeculate = false; // its speculation failed once (a Deopt): compiled without
   bool optimized = false;   // `compiled` is LLVM's code (not baseline code)
   double compileMs = 0;
-  int8_t tooLarge = -1; // body over kMaxCompiledNodes (-1: not counted yet)
+  bool fromCodeCache = false; // its LLVM code was compiled by an earlier run
+  int8_t tooLarge = -1;       // body over kMaxCompiledNodes (-1: not counted yet)
   // Does `body` make closures (which may keep its environment alive)?
   const ETm* capturesFor = nullptr; // the body it was found for
   bool captures = true;
   MachineSig sig; // decided at erasure: code generation never looks at types
-};
-
-/// What compiled code reads of a global without calling the runtime: its
-/// value in this run and its optimized entry, each valid while the epoch
-/// recorded with it is the runtime's (code is dropped only between runs or
-/// with a new epoch). Cells never move (a deque), so code may hold their
-/// address; the value is kept alive by Runtime::keptValues.
-struct GlobalCell {
-  uint64_t valueEpoch = 0;
-  V value = 0;
-  uint64_t entryEpoch = 0;
-  Code entry = nullptr; // LLVM's code (final: no call needs counting)
 };
 
 /// Specializations are globals too, numbered from here (TopIds stay below).
@@ -252,13 +245,18 @@ public:
   void setBaseline(std::unique_ptr<Tier> t);
   std::ostream& err;
   std::vector<Global> globals;
-  uint64_t epoch = 1;
-  /// `id`'s cell (made on first use, on the thread that runs programs).
+
+private:
+  CellTable cells_;
+
+public:
+  /// Bumped by each run, reload and installation of code (the cells say
+  /// which epoch their value and entry belong to).
+  uint64_t& epoch = cells_.epoch();
+  /// `id`'s cell (made on first use, on the thread that runs programs):
+  /// definitions at even indices, specializations at odd ones.
   GlobalCell& cell(TopId id) {
-    std::deque<GlobalCell>& d = isSpec(id) ? specCells_ : cells_;
-    size_t i = isSpec(id) ? id - kSpecBase : id;
-    if (i >= d.size()) d.resize(i + 1);
-    return d[i];
+    return cells_.at(isSpec(id) ? 2 * size_t(id - kSpecBase) + 1 : 2 * size_t(id));
   }
   /// The values cached in `globals` in this run: roots for the collector
   /// (Global::value lives in memory it does not read).
@@ -324,7 +322,6 @@ private:
   std::deque<Lifted> lifted_;
   uint32_t liftGen_ = 1; // bumped when specializations are dropped: lifted copies are stale
   std::deque<Global> specs_;
-  std::deque<GlobalCell> cells_, specCells_;
   /// Each definition and specialization (lifted λs among them).
   template <class F> void forEachId(F f) {
     for (TopId id = 0; id < globals.size(); ++id)

@@ -46,6 +46,7 @@
 #include <llvm/Transforms/Vectorize/SLPVectorizer.h>
 
 #include "bounded_loops.hpp"
+#include "code_cache.hpp"
 #include "core/axiom.hpp"
 #include "core/eval.hpp"
 #include "core/guard.hpp"
@@ -131,10 +132,21 @@ public:
       tm_ = std::move(*tm);
     else
       consumeError(tm.takeError());
+    cache_ =
+        CodeCache::open(opts_.codeCache, jtmb->getCPU() + " " + jtmb->getFeatures().getString());
     // JITLink, as LLJIT's default, but the .eh_frame goes to the executable's
     // unwinder (runtime/unwind.hpp), not to this module's copy of libgcc's.
-    auto j = orc::LLJITBuilder()
-                 .setJITTargetMachineBuilder(std::move(*jtmb))
+    orc::LLJITBuilder builder;
+    // With a code cache, the compiler hands each object to it as well.
+    if (cache_)
+      builder.setCompileFunctionCreator(
+          [this](orc::JITTargetMachineBuilder b)
+              -> Expected<std::unique_ptr<orc::IRCompileLayer::IRCompiler>> {
+            auto tm = b.createTargetMachine();
+            if (!tm) return tm.takeError();
+            return std::make_unique<orc::TMOwningSimpleCompiler>(std::move(*tm), cache_.get());
+          });
+    auto j = builder.setJITTargetMachineBuilder(std::move(*jtmb))
                  .setObjectLinkingLayerCreator([](orc::ExecutionSession& es, const Triple&) {
                    auto layer = std::make_unique<orc::ObjectLinkingLayer>(es);
                    layer->addPlugin(std::make_unique<orc::EHFrameRegistrationPlugin>(
@@ -194,6 +206,7 @@ private:
     std::chrono::steady_clock::time_point t0;
     std::atomic<void*>* slot = nullptr; // baseline code calls the worker through it
     bool products = false;              // (then not: its signature differs from baseline's)
+    bool fromCache = false;             // linked from the code cache
     std::unique_ptr<LLVMContext> ctx;
     std::unique_ptr<Module> mod;
     std::set<TopId> uses;
@@ -222,6 +235,8 @@ private:
   WorkerInfo workerInfo(Runtime& rt, TopId id);
   void optimize(Module& m);
   std::unique_ptr<TargetMachine> tm_; // for the optimizer's cost model
+  std::unique_ptr<CodeCache> cache_;  // null: none (only `thorin run` has one)
+  bool linkCached(Job& job, const std::string& key);
   void warmUp(const std::atomic<bool>* wanted);
 
   const JitOptions& opts_;
@@ -1407,17 +1422,44 @@ std::unique_ptr<LlvmTier::Job> LlvmTier::front(Runtime& rt, TopId id) {
   return job;
 }
 
+// The object an earlier run compiled for this module, linked; false if
+// there is none or it does not link (then it is compiled again).
+bool LlvmTier::linkCached(Job& job, const std::string& key) {
+  auto obj = cache_->find(key);
+  if (!obj) return false;
+  job.tracker = jit_->getMainJITDylib().createResourceTracker();
+  llvm::Error err = jit_->addObjectFile(job.tracker, std::move(obj));
+  if (!err) {
+    if (auto sym = jit_->lookup(job.base))
+      return true;
+    else
+      err = sym.takeError();
+  }
+  consumeError(std::move(err));
+  if (auto e = job.tracker->remove()) consumeError(std::move(e));
+  job.tracker = nullptr;
+  cache_->forget(key);
+  return false;
+}
+
 void LlvmTier::back(Job& job) {
   auto t0 = std::chrono::steady_clock::now();
-  optimize(*job.mod);
-  raw_string_ostream os(job.ir);
-  job.mod->print(os, nullptr);
-  job.tracker = jit_->getMainJITDylib().createResourceTracker();
-  if (auto err = jit_->addIRModule(job.tracker,
-                                   orc::ThreadSafeModule(std::move(job.mod), std::move(job.ctx)))) {
-    job.error = toString(std::move(err));
-    job.tracker = nullptr;
-    return;
+  std::string key = cache_ ? cache_->key(*job.mod) : "";
+  if (!key.empty() && linkCached(job, key)) {
+    job.fromCache = true;
+    job.ir = "; LLVM's code from the code cache (entry " + key + "): its IR is not kept\n";
+  } else {
+    optimize(*job.mod);
+    raw_string_ostream os(job.ir);
+    job.mod->print(os, nullptr);
+    if (!key.empty()) CodeCache::name(*job.mod, key);
+    job.tracker = jit_->getMainJITDylib().createResourceTracker();
+    if (auto err = jit_->addIRModule(
+            job.tracker, orc::ThreadSafeModule(std::move(job.mod), std::move(job.ctx)))) {
+      job.error = toString(std::move(err));
+      job.tracker = nullptr;
+      return;
+    }
   }
   auto sym = jit_->lookup(job.base);
   if (!sym) {
@@ -1464,6 +1506,7 @@ Code LlvmTier::install(Runtime& rt, Job& job) {
   c.workerName = job.workerName;
   compiled_[job.id] = std::move(c);
   rt.global(job.id).compileMs = job.frontMs + job.backMs;
+  rt.global(job.id).fromCodeCache = job.fromCache;
   return job.entry;
 }
 
