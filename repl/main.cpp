@@ -20,6 +20,7 @@
 #include "jit/baseline/baseline_tier.hpp"
 #include "jit/llvm/llvm_loader.hpp"
 #include "line_editor.hpp"
+#include "llvm_hint.hpp"
 #include "plugins/loader.hpp"
 #include "repl.hpp"
 #include "runtime/engine.hpp"
@@ -138,10 +139,17 @@ int realMain(void* p) {
     // code that ran kTierUpDelay): measured, loading it beside a short run
     // costs that run 2–4 ms (fib 32: 18.6 → 15.0 ms), and matmul, whose
     // functions need LLVM at once, 8 ms.
-    if (runtime.backend && !runtime.baseline) runtime.backend->prepare();
+    // And when the last run of this file compiled with LLVM: its code will
+    // likely come from the code cache at once (llvm_hint.hpp).
+    LlvmHint hint(args.jit.codeCache, args.files[0]);
+    if (runtime.backend && !runtime.baseline)
+      runtime.backend->prepare();
+    else if (runtime.backend && hint.expected())
+      runtime.backend->preload();
     args.opts.trackDependencies = false;
     Session s(std::cout, std::cerr, args.opts);
     int status = runFile(args, s, runtime);
+    if (status != kElabError) hint.record(runtime.optimizedAny());
     std::cout.flush();
     rt::gc::reportStats();
     std::_Exit(status); // skip tearing down the heap and the JIT

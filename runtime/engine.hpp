@@ -298,6 +298,8 @@ private:
 
 public:
   void tierUp();
+  /// Has LLVM's tier compiled anything (or linked it from the code cache)?
+  bool optimizedAny() const { return compiledAny_; }
 
 private:
   /// Settles the JIT when a run ends, however it ends.

@@ -68,6 +68,8 @@ public:
   /// Starts the tier's compiler in the background (`thorin run`: elaboration
   /// hides the latency). Its warm-up is skipped once `wanted` is set.
   virtual void prepare(const std::atomic<bool>* wanted = nullptr) { (void)wanted; }
+  /// prepare() without the warm-up: the code is expected from the code cache.
+  virtual void preload() { prepare(); }
   /// The erased λ whose compiled code `code` is (an inner λ of compiled
   /// code), or nullptr.
   virtual const ETm* lambdaOf(Code code) {

@@ -36,6 +36,10 @@ public:
       } catch (std::system_error&) { // (no thread: LLVM loads when first needed)
       }
   }
+  void preload() override {
+    wanted_ = true; // (the warm-up compilation is skipped)
+    prepare(nullptr);
+  }
   // While LLVM is still loading, the function stays interpreted and is
   // asked for again at a later call (the warm-up is skipped meanwhile).
   bool startCompile(Runtime& rt, TopId id, bool& failed, std::atomic<void*>* slot) override {
