@@ -165,7 +165,7 @@ def failing_programs(runner, batches, failing, limit=2):
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("thorin")
-    ap.add_argument("--count", type=int, help="programs (default 1000; a quarter sanitized)")
+    ap.add_argument("--count", type=int, help="programs (default 1000; an eighth sanitized)")
     ap.add_argument("--seed", default="20240601")
     ap.add_argument("--per-file", type=int, default=50)
     ap.add_argument("--jobs", type=int, default=min(os.cpu_count() or 2, 4))

@@ -36,7 +36,7 @@ def main():
     a = ap.parse_args()
     exe = os.path.abspath(a.thorin)
     if a.count is None:
-        a.count = thorin.scaled(exe, 12)
+        a.count = thorin.scaled(exe, 12, factor=4)
     failures = 0
     with tempfile.TemporaryDirectory() as tmp:
         d = a.keep or tmp

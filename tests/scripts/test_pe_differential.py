@@ -69,7 +69,7 @@ def run(exe, flags, path):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("thorin")
-    ap.add_argument("--count", type=int, help="programs (default 300; a quarter sanitized)")
+    ap.add_argument("--count", type=int, help="programs (default 300; an eighth sanitized)")
     ap.add_argument("--seed", default="20261122")
     ap.add_argument("--per-file", type=int, default=25)
     a = ap.parse_args()

@@ -802,7 +802,7 @@ def main():
     a = ap.parse_args()
     exe = os.path.abspath(a.thorin)
     if a.rounds is None:
-        a.rounds = thorin.scaled(exe, ROUNDS)
+        a.rounds = thorin.scaled(exe, ROUNDS, factor=4)
     t0 = time.monotonic()
     total = {"ok": 0, "failed": 0, "nochange": 0, "full": 0}
     failures = []
