@@ -14,7 +14,9 @@ Name Parser::ident(const Token& t) const {
 void Parser::unexpected(const char* expected, std::string note) {
   const Token& t = peek();
   std::string found;
-  if (t.kind == Tok::Eof)
+  if (t.kind == Tok::Eof && bound() < toks_.size() - 1)
+    found = fmt::format("'{}'", text(toks_[bound()])); // (a limit: what lies beyond it)
+  else if (t.kind == Tok::Eof)
     found = inFile_ && !lexer_.atEnd() ? "the end of this entry (the next line starts in column 0)"
                                        : "end of input";
   else
@@ -100,6 +102,7 @@ Raw* Parser::wholeTerm() {
 
 void Parser::startEntry() {
   pos_ = 0;
+  limit_ = SIZE_MAX;
   notTelescope_.assign(toks_.size(), 0);
   binders_.clear();
   teleNames_.clear();
@@ -118,6 +121,8 @@ void Parser::entry(Entry& out, bool repl) {
   uint32_t b = peek().begin;
   if (at(Tok::Directive)) {
     directive(out);
+  } else if (atData(repl)) {
+    dataDecl(out);
   } else if (at(Tok::Ident) && (peek(1).kind == Tok::Colon || peek(1).kind == Tok::Eq ||
                                 (peek(1).kind == Tok::Op &&
                                  std::string_view(src_.text).substr(peek(1).begin, 1) == "@" &&
@@ -173,6 +178,134 @@ void Parser::definition(Entry& out) {
   out.def = term();
   if (out.filter || out.filterAlways)
     attachFilter(out.def, out.filter, out.filterAlways, out.filterSpan);
+}
+
+// `data` is a keyword only at the start of an entry, before a name (a file's
+// entry cannot start so otherwise; at the prompt, `data x` is an expression
+// unless a `where` follows).
+bool Parser::atData(bool repl) const {
+  return at(Tok::Ident) && text(peek()) == "data" && peek(1).kind == Tok::Ident &&
+         (!repl || findWord("where", pos_ + 2) < toks_.size() - 1);
+}
+
+// `data T (A : U) {B : U} : A → U where` and its constructors, one per line.
+void Parser::dataDecl(Entry& out) {
+  advance(); // data
+  Token n = expect(Tok::Ident, "the name of the data type");
+  out.kind = EntryKind::Data;
+  out.name = ident(n);
+  out.nameSpan = span(n.begin, n.end);
+  size_t where = findWord("where", pos_);
+  if (where >= toks_.size() - 1)
+    fail(out.nameSpan, fmt::format("the data type '{}' has no 'where'", str(out.name)),
+         {"write `data T : U where` and then its constructors, one per line"});
+  withLimit(where, [&] {
+    out.ty = dataParams(out);
+    if (!at(Tok::Eof)) unexpected("'where' and the constructors");
+  });
+  advance(); // where
+  constructors(out);
+}
+
+// The parameters `(A B : U) {n : Nat}` and `: type` (U if omitted), as one Π.
+Raw* Parser::dataParams(Entry& out) {
+  struct Param {
+    Name x;
+    Icit icit;
+    Raw* ty;
+    uint32_t begin;
+  };
+  std::vector<Param> ps;
+  while (at(Tok::LParen) || at(Tok::LBrace)) {
+    Token open = advance();
+    bool impl = open.kind == Tok::LBrace;
+    size_t first = ps.size();
+    while (at(Tok::Ident))
+      ps.push_back({ident(advance()), impl ? Icit::Impl : Icit::Expl, nullptr, open.begin});
+    if (ps.size() == first) unexpected("a parameter's name");
+    expect(Tok::Colon, "':' and the parameter's type");
+    Raw* ty = term();
+    expect(impl ? Tok::RBrace : Tok::RParen, impl ? "'}'" : "')'");
+    for (size_t i = first; i < ps.size(); ++i)
+      ps[i].ty = ty;
+  }
+  Raw* r;
+  if (accept(Tok::Colon)) {
+    r = term();
+  } else {
+    uint32_t at = prevEnd();
+    r = node<Raw>(RKind::U, span(at, at));
+  }
+  out.params = uint32_t(ps.size());
+  for (size_t i = ps.size(); i-- > 0;) {
+    auto* p = node<RPi>(RKind::Pi, span(ps[i].begin, r->span.end));
+    p->x = ps[i].x;
+    p->icit = ps[i].icit;
+    p->dom = ps[i].ty;
+    p->cod = r;
+    r = p;
+  }
+  return r;
+}
+
+// `name : type` lines after `where`, each starting a line at the column of
+// the first; a type goes on over more-indented lines.
+void Parser::constructors(Entry& out) {
+  uint32_t col = 0;
+  while (!at(Tok::Eof)) {
+    const Token& c = peek();
+    if (!firstOnLine(c))
+      unexpected("a constructor on a line of its own",
+                 "each constructor starts a line: `  name : type`");
+    if (out.cons.empty())
+      col = column(c);
+    else if (column(c) != col)
+      fail(span(c.begin, c.end),
+           fmt::format("this constructor is indented by {}, the first one by {}", column(c), col),
+           {"the constructors of a data type start their lines at the same column"});
+    Token n = expect(Tok::Ident, "the name of a constructor");
+    expect(Tok::Colon, "':' and the constructor's type");
+    size_t end = pos_;
+    while (end < toks_.size() - 1 && !(firstOnLine(toks_[end]) && column(toks_[end]) <= col))
+      ++end;
+    Raw* ty = nullptr;
+    withLimit(end, [&] {
+      ty = term();
+      if (!at(Tok::Eof))
+        unexpected("the end of the constructor's type",
+                   "a line indented more than the first constructor continues the type before "
+                   "it: start each constructor at the same column");
+    });
+    out.cons.push_back({ident(n), span(n.begin, n.end), ty});
+  }
+}
+
+// The first token from `from` on that is the word `w` outside brackets.
+size_t Parser::findWord(std::string_view w, size_t from) const {
+  int depth = 0;
+  for (size_t i = from; i < toks_.size() - 1; ++i) {
+    Tok k = toks_[i].kind;
+    if (k == Tok::LParen || k == Tok::LBrace || k == Tok::LBracket) ++depth;
+    if (k == Tok::RParen || k == Tok::RBrace || k == Tok::RBracket) --depth;
+    if (depth == 0 && k == Tok::Ident && text(toks_[i]) == w) return i;
+  }
+  return toks_.size() - 1;
+}
+
+bool Parser::firstOnLine(const Token& t) const {
+  for (uint32_t i = t.begin; i-- > 0;) {
+    char ch = src_.text[i];
+    if (ch == '\n') return true;
+    if (ch != ' ' && ch != '\t' && ch != '\r') return false;
+  }
+  return true;
+}
+
+uint32_t Parser::column(const Token& t) const {
+  uint32_t i = t.begin;
+  while (i > 0 && src_.text[i - 1] != '\n')
+    --i;
+  return t.begin - i;
 }
 
 void attachFilter(Raw* body, Raw* filter, bool always, Span where) {

@@ -1,6 +1,8 @@
 // Recursive-descent parser for one top-level entry at a time (the layout rule
 // is applied by the lexer: an entry ends before the next column-0 token).
 #pragma once
+#include <cstdint>
+#include <string_view>
 #include <vector>
 
 #include "arena.hpp"
@@ -27,12 +29,25 @@ public:
 
 private:
   // Token access within the current entry.
+  // Tokens from `limit_` on read as the end of the entry (a constructor's
+  // type ends where the next constructor's line starts).
+  size_t bound() const { return limit_ < toks_.size() - 1 ? limit_ : toks_.size() - 1; }
   const Token& peek(size_t k = 0) const {
     size_t i = pos_ + k;
-    return i < toks_.size() ? toks_[i] : toks_.back();
+    if (i < bound()) return toks_[i];
+    return bound() < toks_.size() - 1 ? limitTok_ : toks_.back();
   }
   bool at(Tok k) const { return peek().kind == k; }
-  Token advance() { return toks_[pos_ < toks_.size() - 1 ? pos_++ : pos_]; }
+  Token advance() { return pos_ < bound() ? toks_[pos_++] : peek(); }
+  template <class F> void withLimit(size_t end, F f) {
+    size_t saved = limit_;
+    Token savedTok = limitTok_;
+    limit_ = end;
+    limitTok_ = Token{Tok::Eof, false, toks_[end].begin, toks_[end].begin};
+    f();
+    limit_ = saved;
+    limitTok_ = savedTok;
+  }
   bool accept(Tok k) {
     if (!at(k)) return false;
     advance();
@@ -49,6 +64,16 @@ private:
 
   void entry(Entry& out, bool repl);
   void definition(Entry& out);
+  bool atData(bool repl) const;
+  void dataDecl(Entry& out);
+  Raw* dataParams(Entry& out);
+  void constructors(Entry& out);
+  size_t findWord(std::string_view w, size_t from) const;
+  bool firstOnLine(const Token& t) const;
+  uint32_t column(const Token& t) const;
+  std::string_view text(const Token& t) const {
+    return std::string_view(src_.text).substr(t.begin, t.end - t.begin);
+  }
   void directive(Entry& out);
   void checkDepth();
   Raw* term();
@@ -81,6 +106,8 @@ private:
   Arena& arena_;
   std::vector<Token> toks_;
   size_t pos_ = 0;
+  size_t limit_ = SIZE_MAX;
+  Token limitTok_{};
   std::vector<uint8_t> notTelescope_; // by token position: tryTelescope failed there
   // Stacks shared by the nested calls of lambda() and tryTelescope() (each
   // works above the size it found, and leaves it as it found it): no

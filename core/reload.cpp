@@ -29,11 +29,16 @@ TopLevel::Reuse TopLevel::keepEntry(const Entry& e, const Source* src, uint32_t 
   if (idx == m->second.end()) return Reuse::NewText;
   of.taken[*idx] = true;
   const EntryRecord& o = of.rec->entries[*idx];
-  if (o.id < 0 || size_t(o.id) >= w_.tops.size() || w_.tops[o.id].retired) return Reuse::SameText;
+  auto gone = [&](int32_t id) {
+    return id < 0 || size_t(id) >= w_.tops.size() || w_.tops[id].retired;
+  };
+  if (gone(o.id) || std::any_of(o.more.begin(), o.more.end(), gone)) return Reuse::SameText;
   for (auto [n, id] : o.lookups)
     if (id != o.id && w_.lookupTop(Name{n}) != id) return Reuse::SameText;
 
   w_.bind(TopId(o.id));
+  for (int32_t id : o.more)
+    w_.bind(TopId(id));
   EntryRecord r = o;
   r.begin = begin;
   r.end = e.span.end;
@@ -72,6 +77,8 @@ void TopLevel::recordEntry(const Entry& e, uint32_t begin, size_t file, bool sam
   r.begin = begin;
   r.end = e.span.end;
   r.id = w_.lookupTop(e.name);
+  for (const ConDecl& c : e.cons)
+    r.more.push_back(w_.lookupTop(c.name));
   r.lookups = std::move(lookups);
   r.spansBegin = spansBegin;
   r.spansEnd = uint32_t(w_.spans.size());
@@ -87,6 +94,14 @@ void TopLevel::recordEntry(const Entry& e, uint32_t begin, size_t file, bool sam
                              [&](const EntryRecord& o) { return w_.tops[o.id].name == e.name; });
   auto& list = existed ? report_->changed : report_->added;
   if (std::find(list.begin(), list.end(), name) == list.end()) list.push_back(name);
+}
+
+// Definition order, for :browse and :out: the entry's definition, or a data
+// type and then its constructors.
+void TopLevel::walkEntry(const Entry& e) {
+  walk_.push_back(TopId(w_.lookupTop(e.name)));
+  for (const ConDecl& c : e.cons)
+    walk_.push_back(TopId(w_.lookupTop(c.name)));
 }
 
 void TopLevel::undoMoves() {
@@ -149,6 +164,8 @@ void TopLevel::commitReload(const World::Snapshot& snap, ReloadReport& rep) {
   for (auto& f : staging_)
     for (auto& e : f.entries) {
       live[size_t(e.id)] = true;
+      for (int32_t id : e.more)
+        live[size_t(id)] = true;
       names.insert(std::string(str(w_.tops[e.id].name)));
     }
   for (auto& f : records_)

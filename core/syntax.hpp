@@ -3,6 +3,7 @@
 #pragma once
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "names.hpp"
 #include "source.hpp"
@@ -129,6 +130,7 @@ template <class T> T* as(Raw* r) { return static_cast<T*>(r); }
 // Signature: `x : A` alone, completed by a following entry `x = t` (Agda style).
 enum class EntryKind : uint8_t {
   Def,
+  Data, // `data T tel : A where` and its constructors
   Signature,
   Import,
   Plugin,
@@ -138,6 +140,18 @@ enum class EntryKind : uint8_t {
   Postulate,
   Expr,
   Other
+};
+
+/// Does an entry of this kind add definitions to the world (and so stay)?
+inline bool makesDefinitions(EntryKind k) {
+  return k == EntryKind::Def || k == EntryKind::Postulate || k == EntryKind::Data;
+}
+
+/// A constructor of a `data` declaration: `name : type` on a line of its own.
+struct ConDecl {
+  Name name;
+  Span nameSpan;
+  Raw* ty;
 };
 
 struct Entry {
@@ -154,6 +168,10 @@ struct Entry {
   Span filterSpan;
   std::string path;      // Import: the file; Plugin: the plugin's name
   std::string directive; // Other: the directive's name, e.g. ".eval"
+  // Data: `ty` is Π (parameters) → the type after the colon; the first
+  // `params` binders of it are the parameters.
+  uint32_t params = 0;
+  std::vector<ConDecl> cons;
 };
 
 } // namespace thorin

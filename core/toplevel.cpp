@@ -236,10 +236,10 @@ bool TopLevel::loadSource(const std::string& path, std::string text, const std::
       continue;
     }
     Timer te(timed);
-    bool isDef = record && (e.kind == EntryKind::Def || e.kind == EntryKind::Postulate);
+    bool isDef = record && makesDefinitions(e.kind);
     Reuse reuse = isDef ? keepEntry(e, src, begin, file) : Reuse::NewText;
     if (reuse == Reuse::Kept) {
-      walk_.push_back(TopId(w_.lookupTop(e.name)));
+      walkEntry(e);
       elabT += te.seconds();
       continue;
     }
@@ -251,7 +251,7 @@ bool TopLevel::loadSource(const std::string& path, std::string text, const std::
     elabT += te.seconds();
     if (!ok) return false;
     if (isDef) recordEntry(e, begin, file, reuse == Reuse::SameText, lookups, spansBegin);
-    if (report_ && isDef) walk_.push_back(TopId(w_.lookupTop(e.name)));
+    if (report_ && isDef) walkEntry(e);
   }
   if (timed)
     out_ << fmt::format("{}: parsed in {}, elaborated in {}\n", src->path, formatSeconds(parseT),
@@ -290,7 +290,7 @@ bool TopLevel::completeSignature(std::optional<Entry>& sig, Entry* next) {
 }
 
 bool TopLevel::runEntry(const Entry& e, bool prelude) {
-  bool keep = e.kind == EntryKind::Def || e.kind == EntryKind::Postulate;
+  bool keep = makesDefinitions(e.kind);
   Timer t(!prelude); // (the prelude recurses little)
   bool ok = transaction(w_, *this, e.span, keep, [&] { elaborate(e, prelude); });
   // A long entry may have recursed deeply: give the touched stack pages back.
@@ -302,6 +302,7 @@ void TopLevel::elaborate(const Entry& e, bool prelude) {
   switch (e.kind) {
   case EntryKind::Def:
   case EntryKind::Postulate: define(e, prelude); break;
+  case EntryKind::Data: defineData(e, prelude); break;
   case EntryKind::Check: showQuery(e.def, Show::Type); break;
   case EntryKind::Nf: showQuery(e.def, Show::NormalForm); break;
   case EntryKind::Eval: evalQuery(e.def); break;
@@ -675,7 +676,7 @@ bool TopLevel::replInput(const std::string& text, bool* incomplete, bool* awaits
     if (!ok) w_.rollback(snap);
     return ok;
   }
-  bool keep = e.kind == EntryKind::Def || e.kind == EntryKind::Postulate;
+  bool keep = makesDefinitions(e.kind);
   bool ok = transaction(w_, *this, e.span, true, [&] { elaborate(e, false); });
   if (ok && !keep) w_.rollback(snap);
   return ok;
@@ -724,7 +725,7 @@ bool TopLevel::replBlock(const std::string& text, bool* incomplete) {
       }
       continue;
     }
-    bool keep = e.kind == EntryKind::Def || e.kind == EntryKind::Postulate;
+    bool keep = makesDefinitions(e.kind);
     auto inner = w_.snapshot();
     bool ok = transaction(w_, *this, e.span, true, [&] { elaborate(e, false); });
     if (!ok) {

@@ -28,6 +28,7 @@ struct Options {
 struct EntryRecord {
   uint32_t begin = 0, end = 0; // its text in the file's source (with an Agda-style signature)
   int32_t id = -1;             // the definition or postulate it made
+  std::vector<int32_t> more;   // a data type's constructors
   // The top-level names its elaboration looked up, and what they meant
   // (-1: nothing). The entry is kept while they all still mean the same.
   std::vector<std::pair<uint32_t, int32_t>> lookups;
@@ -139,6 +140,11 @@ private:
   bool completeSignature(std::optional<Entry>& sig, Entry* next);
   void elaborate(const Entry& e, bool prelude);
   void define(const Entry& e, bool prelude);
+  void defineData(const Entry& e, bool prelude); // data.cpp
+  void walkEntry(const Entry& e);
+  TopId defineConstructor(const Entry& e, const ConDecl& con, TopId self, const struct Cxt& params,
+                          const std::vector<Tm*>& paramTys, uint32_t indices, bool prelude,
+                          bool* positive);
   void showQuery(Raw* r, Show what);
   /// The normal form of the closed term `t : ty` (see Runner::normalize).
   Tm* normalForm(Tm* t, Val* ty);

@@ -14,6 +14,14 @@
 
 namespace thorin {
 
+/// What a `data` declaration made (core/data.cpp), in the perm arena.
+struct DataInfo {
+  uint32_t params = 0, indices = 0;
+  uint32_t nCons = 0;
+  const uint32_t* cons = nullptr; // the constructors' TopIds, in order
+  const bool* positive = nullptr; // per parameter: it occurs strictly positively
+};
+
 struct TopEntry {
   Name name;
   Tm* type = nullptr;
@@ -26,7 +34,10 @@ struct TopEntry {
   int8_t closedCallable = -1; // a function on builtin data (see World::closedCall); -1: unknown
   int8_t recursive = -1;      // its definition calls itself; -1: unknown
   bool retired = false;       // replaced by a reload: out of scope for good (its id stays valid)
-  uint64_t seq = 0;           // position in definition order (a reload renumbers what it keeps)
+  const DataInfo* data = nullptr; // a data type: its declaration
+  int32_t conOf = -1;             // a constructor: its data type
+  uint32_t conIndex = 0;          // a constructor: its position in the declaration
+  uint64_t seq = 0;               // position in definition order (a reload renumbers what it keeps)
   // Values cached for the current scratch epoch.
   uint32_t epoch = 0;
   Val* tyVal = nullptr;

@@ -448,11 +448,20 @@ void Runtime::forgetFrom(World& w, TopId first) {
 static Builtin roleOf(World& w, Val* v);
 
 namespace {
+// Why a constant without a definition cannot run: a postulate, or (until
+// data types run: docs/inductive-design.md) a constructor or data type.
+std::string noValue(World& w, Runtime& rt, TopId id, const char* what) {
+  const TopEntry& te = w.tops[id];
+  if (te.conOf >= 0 || te.data)
+    return fmt::format("`{}` is a {} of a data type: data types do not run yet (only "
+                       "elaboration knows them so far)",
+                       rt.nameOf(id), te.data ? "type" : "constructor");
+  return fmt::format("`{}` is a postulate (`.ax`): {}", rt.nameOf(id), what);
+}
 // A postulated function: calling it is a run-time error.
 V postulateEntry(Closure* self, const V*) {
-  throw Error{fmt::format("`{}` is a postulate (`.ax`): it cannot be called at run time",
-                          Runtime::current()->nameOf(TopId(self->free[0]))),
-              0};
+  Runtime& rt = *Runtime::current();
+  throw Error{noValue(rt.world(), rt, TopId(self->free[0]), "it cannot be called at run time"), 0};
 }
 } // namespace
 
@@ -480,7 +489,7 @@ V Runtime::postulateValue(TopId id) {
   default: break;
   }
   if (data) // (located at the run that needs it)
-    throw Error{fmt::format("`{}` is a postulate (`.ax`): it has no value to run", nameOf(id)), 0};
+    throw Error{noValue(w, *this, id, "it has no value to run"), 0};
   return rt::erased();
 }
 
