@@ -137,6 +137,7 @@ void TopLevel::defineData(const Entry& e, bool prelude) {
   info->cons = cons;
   info->positive = positive;
   w_.tops[self].data = info;
+  reportGoals(firstMeta, self);
 }
 
 // One constructor: its type is checked with the parameters bound, and

@@ -12,7 +12,7 @@ void fail(Span span, std::string message, std::vector<std::string> notes) {
 
 std::string render(const Diagnostic& d) {
   std::string out;
-  const char* kind = d.warning ? "warning" : "error";
+  const char* kind = d.goal ? "goal" : d.warning ? "warning" : "error";
   if (!d.span.valid()) {
     out = fmt::format("{}: {}\n", kind, d.message);
   } else {

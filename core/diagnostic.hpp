@@ -14,6 +14,7 @@ struct Diagnostic {
   std::string message;
   std::vector<std::string> notes; // printed indented under the caret
   bool warning = false;
+  bool goal = false; // a goal (`?name`) left by elaboration: information, not an error
 };
 
 /// Thrown by the parser and elaborator; caught per top-level entry.

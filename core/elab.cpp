@@ -332,6 +332,9 @@ Tm* Elab::check(Cxt& c, Raw* r, Val* a) {
     return t;
   }
   case RKind::Hole: return freshMeta(c, a, r->span, {MetaOrigin::Hole, {}});
+  case RKind::Known:
+    if (!inFilter_) return freshMeta(c, a, r->span, {MetaOrigin::Goal, as<RKnown>(r)->name});
+    break;
   case RKind::Number:
     if (AxiomId ty = axiomHead(f); ty != kNoAxiom) {
       const AxiomTable& t = AxiomTable::get();
@@ -740,9 +743,12 @@ std::pair<Tm*, Val*> Elab::infer(Cxt& c, Raw* r) {
   case RKind::Array: return elabArray(c, as<RArray>(r), nullptr);
   case RKind::Known: {
     auto* k = static_cast<RKnown*>(r);
-    if (!inFilter_)
-      fail(r->span, "'?x' (x is statically known) can only be used in a filter",
-           {"filters are written after a definition's name or a λ's binders: @(?x)"});
+    if (!inFilter_) { // a goal, its type to be found
+      Tm* a = freshMeta(c, vU(), r->span, {MetaOrigin::HoleType, {}});
+      Tm* t = freshMeta(c, evalIn(c, a), r->span, {MetaOrigin::Goal, k->name});
+      return {t, evalIn(c, a)};
+    }
+    if (!k->name.id) fail(r->span, "expected a parameter after '?' in a filter");
     for (Local* l = c.locals; l; l = l->prev)
       if (l->visible && l->name == k->name) {
         Tm* t = mkTm(w_.perm, TTag::Known);
@@ -769,7 +775,7 @@ void Elab::requireSolved(size_t firstMeta) {
   size_t unsolved = 0;
   for (size_t m = firstMeta; m < w_.metas.size(); ++m) {
     auto& e = w_.metas[m];
-    if (e.solution) continue;
+    if (e.solution || e.origin.kind == MetaOrigin::Goal) continue; // (goals: TopLevel)
     // The first few, each in its context: n nested unannotated λs leave n
     // metas in contexts up to n long (8,000 λs: minutes of messages).
     if (++unsolved > kUnsolvedShown) continue;

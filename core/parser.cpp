@@ -754,11 +754,14 @@ Raw* Parser::atom() {
   case Tok::Op: {
     if (!atOp("?")) unexpected("a term");
     advance();
-    if (!at(Tok::Ident)) // (`?x` is a filter's "is x known"; Agda's hole is `?`)
-      unexpected("a parameter after '?'", "a hole (a term to be inferred) is written `_`");
-    Token x = advance();
-    auto* k = node<RKnown>(RKind::Known, span(t.begin, x.end));
-    k->name = ident(x);
+    // `?x`: in a filter, "is x known"; elsewhere a goal named x (`?` alone:
+    // an anonymous one).
+    auto* k = node<RKnown>(RKind::Known, span(t.begin, t.end));
+    if (at(Tok::Ident) && attached(t, peek())) {
+      Token x = advance();
+      k->name = ident(x);
+      k->span = span(t.begin, x.end);
+    }
     r = k;
     break;
   }

@@ -48,6 +48,11 @@ struct Printer {
   size_t limit = SIZE_MAX; // bytes: past them, printing stops (Cut)
   struct Cut {};
 
+  bool isGoal(uint32_t m) const {
+    return m < w.metas.size() && w.metas[m].origin.kind == MetaOrigin::Goal;
+  }
+  std::string metaName(uint32_t m) const { return thorin::metaName(w, m); }
+
   std::string fresh(Name n) {
     std::string s(str(n));
     if (s.empty()) s = "x";
@@ -112,15 +117,19 @@ struct Printer {
       }
       break;
     }
-    case TTag::Meta: out += fmt::format("?{}", t->n); break;
+    case TTag::Meta: out += metaName(t->n); break;
     case TTag::U: out += 'U'; break;
     case TTag::Irrelevant: out += t->n == kCutTerm ? "…" : "_"; break;
     case TTag::InsertedMeta: {
       bool any = false;
       for (uint32_t i = 0; i < t->m; ++i)
         any |= t->mask[i] != 0;
+      if (isGoal(t->n)) { // (its context is the goal's own: not repeated)
+        out += metaName(t->n);
+        break;
+      }
       open(any && prec > PApp);
-      out += fmt::format("?{}", t->n);
+      out += metaName(t->n);
       for (uint32_t i = 0; i < t->m; ++i)
         if (t->mask[i]) {
           out += ' ';
@@ -547,6 +556,12 @@ std::string show(const World& w, const Tm* t, std::vector<Name> ctx, size_t limi
     p.out += "…";
   }
   return std::move(p.out);
+}
+
+std::string metaName(const World& w, uint32_t m) {
+  if (m < w.metas.size() && w.metas[m].origin.kind == MetaOrigin::Goal && w.metas[m].origin.name)
+    return "?" + std::string(str(w.metas[m].origin.name));
+  return fmt::format("?{}", m);
 }
 
 } // namespace thorin

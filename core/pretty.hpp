@@ -17,6 +17,9 @@ std::string show(const World& w, const Tm* t, std::vector<Name> ctx = {},
 /// The limit of a term shown in a diagnostic (as source lines have theirs):
 /// an error about a huge term stays readable, and printing it stays cheap.
 constexpr size_t kShownTermLimit = 1000;
+/// How a metavariable prints: a goal as its user named it (`?todo`), any
+/// other (and an anonymous goal `?`) by number (`?12`).
+std::string metaName(const World& w, uint32_t m);
 /// Surface syntax as the user wrote it, with normalized spacing.
 std::string show(const Raw* r);
 

@@ -370,6 +370,7 @@ void TopLevel::define(const Entry& e, bool prelude) {
   // In a plugin's file, `Nat = %core.Nat` names the axiom for printing.
   if (!plugin_.empty() && def && def->tag == TTag::Top && w_.tops[def->n].axiom)
     w_.tops[def->n].alias = int32_t(id);
+  reportGoals(firstMeta, id);
   if (e.elabtime)
     out_ << fmt::format("{} elaborated in {}\n", str(e.name), formatSeconds(t.seconds()));
   if (e.nftime && def) {

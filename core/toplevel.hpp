@@ -142,6 +142,15 @@ private:
   void define(const Entry& e, bool prelude);
   void defineData(const Entry& e, bool prelude); // data.cpp
   void walkEntry(const Entry& e);
+  // Goals (core/goals.cpp).
+  Diagnostic goalDiagnostic(MetaId m);
+  void reportGoals(size_t firstMeta, TopId owner);
+
+public:
+  /// Prints the goals still open in definitions in scope; how many.
+  size_t showGoals();
+
+private:
   TopId defineConstructor(const Entry& e, const ConDecl& con, TopId self, const struct Cxt& params,
                           const std::vector<Tm*>& paramTys, uint32_t indices, bool prelude,
                           bool* positive);

@@ -55,7 +55,8 @@ struct MetaOrigin {
     Domain,
     Codomain,
     FirstType,
-    SecondType
+    SecondType,
+    Goal // `?name`: an interaction point, reported, not an error
   };
   Kind kind = Hole;
   Name name; // the implicit argument's or the binder's name
@@ -75,6 +76,7 @@ struct MetaEntry {
   const Name* boundNames = nullptr; // names of the bound variables it is applied to
   uint32_t nBound = 0;
   uint32_t block; // the top-level entry that created it
+  int32_t goalOf = -1; // a goal: the definition it is in (once that is added)
   Span span;
   MetaOrigin origin;
   uint32_t epoch = 0;

@@ -43,6 +43,7 @@ const std::vector<Repl::Command> Repl::commands_ = {
     {"browse", "", "list the definitions in scope with their types", &Repl::cmdBrowse},
     {"bro", "", "", &Repl::cmdBrowse},
     {"info", "NAME", "show where a name is defined, its type and definition", &Repl::cmdInfo},
+    {"goals", "", "list the open goals (?name) with their types and contexts", &Repl::cmdGoals},
     {"i", "NAME", "", &Repl::cmdInfo},
     {"time", "", "toggle printing how long each input takes", &Repl::cmdTime},
     {"stats", "", "show memory use and the number of definitions and metas", &Repl::cmdStats},
@@ -446,6 +447,10 @@ static rt::Runtime* runtimeOf(Session& s) {
   auto* r = dynamic_cast<rt::Runtime*>(s.opts.runner);
   if (r) r->enter(s.world());
   return r;
+}
+
+void Repl::cmdGoals(const std::string&) {
+  if (s_.top().showGoals() == 0) out_ << "no open goals\n";
 }
 
 void Repl::cmdJit(const std::string&) {

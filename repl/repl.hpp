@@ -51,6 +51,7 @@ private:
   void cmdStats(const std::string& a);
   void cmdEval(const std::string& a);
   void cmdJit(const std::string& a);
+  void cmdGoals(const std::string& a);
   void cmdLlvm(const std::string& a);
   void cmdSet(const std::string& a);
   void cmdSpec(const std::string& a);

@@ -72,7 +72,13 @@ Global& Runtime::erased(TopId id) {
   Eraser er(*w_, arena_);
   g.sig = er.signature(id);
   if (!e.def) return g; // a postulate: erased at run time
-  ETm* body = er.erase(e.def);
+  ETm* body;
+  try {
+    body = er.erase(e.def);
+  } catch (Error&) { // (it reaches a goal: erased again, and refused again, at its next use)
+    global(id).erasedDone = false;
+    throw;
+  }
   Global& g2 = global(id);
   g2.source = g2.body = body;
   g2.arity = body->tag == ETag::Lam ? body->n : 0;
@@ -584,9 +590,14 @@ std::string Runtime::residual(World& w, TopId id, const std::vector<Tm*>& args) 
   useWorld(w);
   Eraser er(w, arena_);
   std::vector<ETm*> es;
-  for (Tm* t : args)
-    es.push_back(t ? er.erase(t) : nullptr);
-  ETm* r = Specializer(*this).residual(id, es);
+  ETm* r;
+  try {
+    for (Tm* t : args)
+      es.push_back(t ? er.erase(t) : nullptr);
+    r = Specializer(*this).residual(id, es);
+  } catch (Error& e) { // (a goal: core/goals.cpp)
+    return "(no code: " + e.msg + ")";
+  }
   return r ? showETm(*this, r) : "(no code: a postulate)";
 }
 
@@ -604,7 +615,13 @@ static V wordOfLit(const Val* v) {
 Val* Runtime::closedCall(World& w, TopId id, Val* const* args, uint32_t n) {
   if (running_) return nullptr; // (a type printed during a run)
   useWorld(w);
-  Global& g = erased(id);
+  Global* gp;
+  try {
+    gp = &erased(id);
+  } catch (Error&) { // (it reaches a goal: core/goals.cpp; the evaluator goes on)
+    return nullptr;
+  }
+  Global& g = *gp;
   if (g.arity != n) return nullptr;
   // The result's builtin type.
   Val* ty = forceAll(w, w.topType(id));
@@ -671,7 +688,10 @@ std::string Runtime::run(World& w, Tm* t, Val* ty, Span where, bool bare) {
     V v = retryingDeopts([&] {
       if (opts.mode == JitMode::Eager && backend)
         for (TopId id = 0; id < w.tops.size(); ++id)
-          if (!w.tops[id].prelude && !w.tops[id].retired && w.tops[id].def) compile(id);
+          if (!w.tops[id].prelude && !w.tops[id].retired && w.tops[id].def) try {
+              compile(id);
+            } catch (Error&) { // (it reaches a goal: an error only if this run needs it)
+            }
       ++epoch;
       return eval(e, nullptr);
     });

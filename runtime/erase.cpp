@@ -1,8 +1,11 @@
 #include "erase.hpp"
 
+#include <fmt/format.h>
+
 #include "core/axiom.hpp"
 #include "core/eval.hpp"
 #include "core/literal.hpp"
+#include "core/pretty.hpp"
 
 namespace thorin::rt {
 
@@ -197,6 +200,20 @@ ETm* Eraser::eraseApp(Tm* t) {
   return apply(f, args);
 }
 
+// A goal (`?name`, core/goals.cpp) has no value: code that reaches it
+// cannot run. (Other metas left unsolved stand for types: erased.)
+void Eraser::unfilledGoal(MetaId m) {
+  const MetaEntry& e = w_.metas[m];
+  if (e.origin.kind != MetaOrigin::Goal) return;
+  std::string where;
+  if (e.span.valid()) {
+    auto lc = e.span.src->lineCol(e.span.begin);
+    where = fmt::format(" ({}:{}:{})", e.span.src->path, lc.line, lc.col);
+  }
+  throw Error{
+      fmt::format("the goal {}{} is not filled: this code cannot run", metaName(w_, m), where), 0};
+}
+
 ETm* Eraser::erase(Tm* t) {
   switch (t->tag) {
   case TTag::Var: {
@@ -228,10 +245,12 @@ ETm* Eraser::erase(Tm* t) {
   }
   case TTag::Meta: {
     Tm* s = w_.metas[t->n].solution;
+    if (!s) unfilledGoal(t->n);
     return s ? erase(s) : mk(ETag::Erased);
   }
   case TTag::InsertedMeta: {
     Tm* s = w_.metas[t->n].solution;
+    if (!s) unfilledGoal(t->n);
     if (!s) return mk(ETag::Erased);
     std::vector<ETm*> args;
     for (uint32_t i = 0; i < t->m; ++i)

@@ -132,6 +132,7 @@ public:
   const Axiom* axiomOf(TopId id);
 
 private:
+  void unfilledGoal(MetaId m);
   ETm* mk(ETag t);
   ETm* eraseApp(Tm* t);
   ETm* head(Tm* h, uint32_t span, std::vector<ETm*>& args);

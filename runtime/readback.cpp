@@ -414,14 +414,18 @@ bool Runtime::byRunningCode(World& w, const char* what, const char* done,
   Arena query(1 << 12); // (the query's erased terms live as long as this call)
   Eraser er(w, query);
   std::vector<ETm*> erased;
-  for (Tm* t : terms) {
-    erased.push_back(er.erase(t));
-    markShares(erased.back(), query);
-  }
   auto leave = [&](std::string_view why) {
     if (opts.stats) err << "jit: " << what << " left to the evaluator (" << why << ")\n";
     return false;
   };
+  try {
+    for (Tm* t : terms) {
+      erased.push_back(er.erase(t));
+      markShares(erased.back(), query);
+    }
+  } catch (Error&) {
+    return leave("it reaches a goal"); // (core/goals.cpp)
+  }
   // (Erasing a definition with filters specializes it, which may warn.)
   if (w.hasFilters) return leave("the program uses partial-evaluation filters");
   try {
@@ -430,6 +434,8 @@ bool Runtime::byRunningCode(World& w, const char* what, const char* done,
       if (!pure.term(e)) return leave(pure.why);
   } catch (DepthExceeded&) {
     return leave("the term is too deep");
+  } catch (Error&) {
+    return leave("it reaches a goal"); // (a definition it calls: core/goals.cpp)
   }
   HeapRun heap(*this);
   SettleAtEnd settle{*this};
