@@ -7,6 +7,10 @@
 // arguments (docs/inductive-design.md).
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <string>
+#include <vector>
+
 #include "diagnostic.hpp"
 #include "elab.hpp"
 #include "eval.hpp"
