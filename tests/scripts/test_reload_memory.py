@@ -174,20 +174,20 @@ def main():
                                 ("edit near the top", [edited_top, text])]:
             with open(path, "w") as f:
                 f.write(text)
-            out = reload_many(exe, path, versions, 300, env, marks=(100, 300))
+            out = reload_many(exe, path, versions, 300, env, marks=(100, 200, 300))
             peaks = [int(m) for m in re.findall(r"\(peak (\d+) KiB\)", out)]
             reloads = out.count("reloaded ")
             full = out.count("re-checked all")
-            ok = reloads == 300 and len(peaks) == 3 and "error" not in out
+            ok = reloads == 300 and len(peaks) == 4 and "error" not in out
             if ok:
                 print(f"{label}: first load peak {peaks[0]} KiB; after 100 reloads {peaks[1]} KiB "
-                      f"({peaks[1] / peaks[0]:.2f}x), after 300 {peaks[2]} KiB "
-                      f"({peaks[2] / peaks[0]:.2f}x, {peaks[2] / peaks[1]:.2f}x of reload 100); "
-                      f"{full} full reloads")
-                if versions == [text]:
-                    ok = peaks[2] <= 1.5 * peaks[0]
-                else:
-                    ok = peaks[2] <= 1.1 * peaks[1] and peaks[2] <= 2 * peaks[0]
+                      f"({peaks[1] / peaks[0]:.2f}x), after 200 {peaks[2]} KiB, after 300 "
+                      f"{peaks[3]} KiB ({peaks[3] / peaks[0]:.2f}x); {full} full reloads")
+                # The heap settles within the first reloads (when it settles
+                # varies from run to run); a leak grows with every reload, so
+                # the last 100 reloads may add at most 512 KiB (5 KiB each).
+                limit = 1.5 if versions == [text] else 2
+                ok = peaks[3] <= limit * peaks[0] and peaks[3] - peaks[2] <= 512
             if not ok:
                 print(out[-3000:])
                 status = 1
