@@ -141,6 +141,7 @@ void TopLevel::defineData(const Entry& e, bool prelude) {
   info->cons = cons;
   info->positive = positive;
   w_.tops[self].data = info;
+  if (indices == 0) defineEliminator(e, self, prelude);
   reportGoals(firstMeta, self);
 }
 

@@ -345,6 +345,8 @@ Tm* Elab::check(Cxt& c, Raw* r, Val* a) {
     if (f->tag == VTag::Flex) return postponeNumber(c, r, a);
     break;
   case RKind::If: return checkIf(c, as<RIf>(r), a);
+  case RKind::Case: return checkCase(c, as<RCase>(r), a);
+  case RKind::Clauses: return checkClauses(c, as<RClauses>(r), a);
   case RKind::BinOp: {
     auto [t, ty] = elabBinOp(c, as<RBinOp>(r), f);
     unifyOrFail(c, r->span, a, ty);
@@ -739,6 +741,11 @@ std::pair<Tm*, Val*> Elab::infer(Cxt& c, Raw* r) {
   case RKind::Number: return inferNumber(r);
   case RKind::String: return inferString(r);
   case RKind::If: return inferIf(c, as<RIf>(r));
+  case RKind::Case: return inferCase(c, as<RCase>(r));
+  case RKind::Absurd:
+    fail(r->span, "the absurd pattern () is only allowed in a pattern",
+         {"`()` stands for a value of an empty type, which cannot exist"});
+  case RKind::Clauses: fail(r->span, "clauses need a signature before them");
   case RKind::BinOp: return elabBinOp(c, as<RBinOp>(r), nullptr);
   case RKind::Array: return elabArray(c, as<RArray>(r), nullptr);
   case RKind::Known: {

@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "axiom.hpp"
+#include "diagnostic.hpp"
 #include "syntax.hpp"
 #include "unify.hpp"
 
@@ -71,6 +72,9 @@ public:
 
   std::string showVal(const Cxt& c, Val* v);
   std::string showTm(const Cxt& c, Tm* t);
+  /// Warnings found (unreachable clauses), for the caller to print once the
+  /// definition is accepted.
+  std::vector<Diagnostic> warnings;
 
 private:
   /// `term`: the term checked (for a message about it, see cannotHaveType).
@@ -122,6 +126,11 @@ private:
   std::pair<Tm*, Val*> inferNumber(Raw* r);
   std::pair<Tm*, Val*> inferString(Raw* r);
   Tm* checkIf(Cxt& c, RIf* r, Val* a);
+  // Pattern matching: match.cpp.
+  friend class Matcher;
+  Tm* checkCase(Cxt& c, struct RCase* r, Val* a);
+  std::pair<Tm*, Val*> inferCase(Cxt& c, struct RCase* r);
+  Tm* checkClauses(Cxt& c, struct RClauses* r, Val* a);
   std::pair<Tm*, Val*> inferIf(Cxt& c, RIf* r);
   std::pair<Tm*, Val*> elabBinOp(Cxt& c, RBinOp* r, Val* expected);
   void noOperatorOn(Cxt& c, RBinOp* r, Val* ty);

@@ -230,14 +230,6 @@ std::pair<Tm*, Val*> Elab::inferString(Raw* r) {
   return {tmOfLit(w_.perm, vStr(w_, unescape(s.substr(1, s.size() - 2)))), vty};
 }
 
-static Tm* mkIf(Arena& a, Tm* c, Tm* t, Tm* e) {
-  Tm* r = mkTm(a, TTag::If);
-  r->a = c;
-  r->b = t;
-  r->c = e;
-  return r;
-}
-
 Tm* Elab::checkIf(Cxt& c, RIf* r, Val* a) {
   Tm* cond = check(c, r->cond, builtinType(Builtin::Bool, r->span));
   Tm* t = check(c, r->then, a);

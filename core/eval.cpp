@@ -164,12 +164,45 @@ Val* vIf(World& w, Val* c, Val* thunk) {
   throw std::logic_error("vIf: not a Bool");
 }
 
+// The alternative of case term t for constructor `con` (or its default), or null.
+static const CaseAlt* altFor(Tm* t, TopId con) {
+  const CaseAlt* dflt = nullptr;
+  for (uint32_t i = 0; i < t->n; ++i) {
+    if (t->alts[i].con == con) return &t->alts[i];
+    if (t->alts[i].con == kDefaultAlt) dflt = &t->alts[i];
+  }
+  return dflt;
+}
+
+Val* vCase(World& w, Val* s, Val* thunk) {
+  Tm* t = thunk->body;
+  s = forceAll(w, s);
+  if (s->tag == VTag::Top && w.tops[s->n].conOf >= 0) {
+    const CaseAlt* alt = altFor(t, s->n);
+    if (!alt) throw std::logic_error("vCase: no alternative");
+    Env* env = thunk->env;
+    if (alt->arity > 0) { // the constructor's last `arity` arguments (its fields)
+      std::vector<Val*> fields;
+      for (Spine* sp = s->sp; sp && fields.size() < alt->arity; sp = sp->prev)
+        fields.push_back(sp->arg);
+      for (size_t i = fields.size(); i-- > 0;)
+        env = extend(w, env, fields[i]);
+    }
+    return eval(w, env, alt->body);
+  }
+  if (s->tag == VTag::Irrelevant) return s;
+  if (s->tag == VTag::Top || s->tag == VTag::Flex || s->tag == VTag::Rigid)
+    return neutral(w, s, snoc(w, s->sp, Elim::Case, thunk, Icit::Expl));
+  throw std::logic_error("vCase: not a value of a data type");
+}
+
 static Val* elim(World& w, Val* f, Spine* s) {
   switch (s->kind) {
   case Elim::App: return vApp(w, f, s->arg, s->icit);
   case Elim::Proj1: return vProj1(w, f);
   case Elim::Proj2: return vProj2(w, f);
   case Elim::If: return vIf(w, f, s->arg);
+  case Elim::Case: return vCase(w, f, s->arg);
   }
   return f;
 }
@@ -690,6 +723,12 @@ Val* eval(World& w, Env* env, Tm* t) {
     th->body = t;
     return vIf(w, c, th);
   }
+  case TTag::Case: {
+    Val* th = mkVal(w, VTag::Thunk);
+    th->env = env;
+    th->body = t;
+    return vCase(w, eval(w, env, t->a), th);
+  }
   case TTag::Arr: {
     Val* v = mkVal(w, VTag::Arr);
     v->n = t->n;
@@ -719,6 +758,26 @@ static Tm* cutTerm(Arena& a, QuoteOpts o) {
   return t;
 }
 
+// A stuck case on the quoted scrutinee `s`: each alternative's body quoted
+// under fresh variables for its fields.
+static Tm* quoteCase(World& w, Arena& out, Lvl l, Tm* s, Val* th, QuoteOpts o) {
+  Tm* c = th->body;
+  Tm* t = mk(out, TTag::Case);
+  t->a = s;
+  t->n = c->n;
+  t->m = c->m;
+  t->alts = out.array<CaseAlt>(c->n);
+  for (uint32_t i = 0; i < c->n; ++i) {
+    CaseAlt alt = c->alts[i];
+    Env* env = th->env;
+    for (uint32_t j = 0; j < alt.arity; ++j)
+      env = extend(w, env, w.var(l + j));
+    alt.body = quote(w, out, l + alt.arity, eval(w, env, alt.body), o);
+    t->alts[i] = alt;
+  }
+  return t;
+}
+
 static Tm* quoteSpine(World& w, Arena& out, Lvl l, Tm* head, Spine* sp, QuoteOpts o) {
   if (!sp) return head;
   guard();
@@ -732,6 +791,7 @@ static Tm* quoteSpine(World& w, Arena& out, Lvl l, Tm* head, Spine* sp, QuoteOpt
     t->c = quote(w, out, l, eval(w, th->env, th->body->c), o);
     return t;
   }
+  if (sp->kind == Elim::Case) return quoteCase(w, out, l, f, sp->arg, o);
   Tm* t = mk(out, sp->kind == Elim::App     ? TTag::App
                   : sp->kind == Elim::Proj1 ? TTag::Proj1
                                             : TTag::Proj2);
@@ -753,7 +813,7 @@ static Tm* quoteSpine(World& w, Arena& out, Lvl l, Tm* head, Spine* sp, QuoteOpt
 static bool stuckOnIf(World& w, Val* u, int depth) {
   if (u->tag != VTag::Top && u->tag != VTag::Rigid && u->tag != VTag::Flex) return false;
   for (Spine* s = u->sp; s; s = s->prev)
-    if (s->kind == Elim::If) return true;
+    if (s->kind == Elim::If || s->kind == Elim::Case) return true;
   if (u->tag != VTag::Top || !u->axiom || depth == 0) return false;
   for (Spine* s = u->sp; s; s = s->prev)
     if (s->kind == Elim::App && stuckOnIf(w, forceAll(w, s->arg), depth - 1)) return true;

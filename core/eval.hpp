@@ -12,6 +12,8 @@ Val* vProj1(World& w, Val* v);
 Val* vProj2(World& w, Val* v);
 /// `if c …` with the branches in `thunk` (a Thunk of the If term).
 Val* vIf(World& w, Val* c, Val* thunk);
+/// A case on `s` with the alternatives in `thunk` (a Thunk of the Case term).
+Val* vCase(World& w, Val* s, Val* thunk);
 /// Applies the eliminations of `sp` that are newer than `stop`.
 Val* vAppSpine(World& w, Val* f, Spine* sp, Spine* stop = nullptr);
 

@@ -70,7 +70,12 @@ Token Parser::expect(Tok k, const char* what) {
 }
 
 bool Parser::next(Entry& out) {
-  if (!lexer_.nextEntry(toks_)) return false;
+  if (havePending_) {
+    toks_.swap(pending_);
+    havePending_ = false;
+  } else if (!lexer_.nextEntry(toks_)) {
+    return false;
+  }
   startEntry();
   inFile_ = true;
   if (!toks_[0].col0)
@@ -78,7 +83,159 @@ bool Parser::next(Entry& out) {
          "this line is indented, but there is no entry before it to continue",
          {"top-level entries start in column 0"});
   entry(out, false);
+  if (out.kind == EntryKind::Clauses) {
+    moreClauses(out);
+    auto* r = node<RClauses>(RKind::Clauses, out.span);
+    r->fn = out.name;
+    r->n = uint32_t(out.clauses.size());
+    r->clauses = arena_.array<RClause>(out.clauses.size());
+    std::copy(out.clauses.begin(), out.clauses.end(), r->clauses);
+    out.def = r;
+  }
   return true;
+}
+
+// The following entries that are clauses of the same function join it (the
+// first other entry is kept for the next call).
+void Parser::moreClauses(Entry& out) {
+  while (lexer_.nextEntry(pending_)) {
+    const Token& t = pending_[0];
+    if (t.kind != Tok::Ident || ident(t) != out.name || pending_[1].kind == Tok::Colon) {
+      havePending_ = true;
+      return;
+    }
+    toks_.swap(pending_);
+    startEntry();
+    clause(out);
+    finishEntry();
+    out.span.end = prevEnd();
+  }
+}
+
+// `f p₁ … pₙ = t` in a file: a name, then something other than `:`, and a `=`
+// outside brackets.
+bool Parser::atClause() const {
+  if (!inFile_ || !at(Tok::Ident) || peek(1).kind == Tok::Colon) return false;
+  int depth = 0;
+  for (size_t i = pos_; i < bound(); ++i) {
+    Tok k = toks_[i].kind;
+    if (k == Tok::LParen || k == Tok::LBrace || k == Tok::LBracket) ++depth;
+    if (k == Tok::RParen || k == Tok::RBrace || k == Tok::RBracket) --depth;
+    if (depth == 0 && k == Tok::Eq) return true;
+    if (k == Tok::LParen && i + 1 < bound() && toks_[i + 1].kind == Tok::RParen)
+      return true; // an absurd clause (no right-hand side)
+  }
+  return false;
+}
+
+void Parser::clause(Entry& out) {
+  uint32_t b = peek().begin;
+  Token n = peek();
+  if (out.clauses.empty()) {
+    out.kind = EntryKind::Clauses;
+    out.name = ident(n);
+    out.nameSpan = span(n.begin, n.end);
+  }
+  RClause c;
+  inPattern_ = true;
+  c.lhs = application();
+  inPattern_ = false;
+  // (An absurd clause `f ()` has none: its pattern says there is no value.)
+  c.rhs = at(Tok::Eof) && hasAbsurd(c.lhs) ? nullptr
+                                           : (expect(Tok::Eq, "'=' and the clause's right-hand side"), term());
+  c.span = spanFrom(b);
+  out.clauses.push_back(c);
+}
+
+bool Parser::hasAbsurd(Raw* p) {
+  if (p->kind == RKind::Absurd) return true;
+  if (p->kind == RKind::App) return hasAbsurd(as<RApp>(p)->fn) || hasAbsurd(as<RApp>(p)->arg);
+  return false;
+}
+
+// `case` starts a case expression when `of` follows on the same line (it
+// stays an ordinary name otherwise: smalltt's files bind it).
+bool Parser::atCase() const {
+  if (!at(Tok::Ident) || text(peek()) != "case") return false;
+  int depth = 0;
+  for (size_t i = pos_ + 1; i < bound(); ++i) {
+    const Token& t = toks_[i];
+    if (firstOnLine(t)) return false;
+    if (t.kind == Tok::LParen || t.kind == Tok::LBrace || t.kind == Tok::LBracket) ++depth;
+    if (t.kind == Tok::RParen || t.kind == Tok::RBrace || t.kind == Tok::RBracket) --depth;
+    if (depth < 0) return false;
+    if (depth == 0 && t.kind == Tok::Ident && text(t) == "of") return true;
+  }
+  return false;
+}
+
+// The first token from `from` that starts a line at a column ≤ col (or the
+// limit): where an alternative of a laid-out case ends.
+size_t Parser::alternativeEnd(size_t from, uint32_t col) const {
+  for (size_t i = from; i < bound(); ++i)
+    if (firstOnLine(toks_[i]) && column(toks_[i]) <= col) return i;
+  return bound();
+}
+
+RClause Parser::alternative() {
+  uint32_t b = peek().begin;
+  RClause c;
+  inPattern_ = true;
+  c.lhs = application();
+  inPattern_ = false;
+  if ((at(Tok::Eof) || at(Tok::Semi) || at(Tok::RBrace)) && hasAbsurd(c.lhs)) {
+    c.rhs = nullptr;
+  } else {
+    expect(Tok::Arrow, "'→' and the alternative's result");
+    c.rhs = term();
+  }
+  c.span = spanFrom(b);
+  return c;
+}
+
+// `case e of` and its alternatives `p → t`, each on a line of its own (at one
+// column), or `{ p → t; … }`.
+Raw* Parser::caseOf() {
+  uint32_t b = advance().begin; // case
+  auto* r = node<RCase>(RKind::Case, span(b, b));
+  size_t of = findWord("of", pos_);
+  withLimit(of, [&] {
+    r->scrut = term();
+    if (!at(Tok::Eof)) unexpected("'of'");
+  });
+  advance(); // of
+  std::vector<RClause> alts;
+  if (accept(Tok::LBrace)) {
+    if (!at(Tok::RBrace)) {
+      alts.push_back(alternative());
+      while (accept(Tok::Semi))
+        alts.push_back(alternative());
+    }
+    expect(Tok::RBrace, alts.empty() ? "'}'" : "';' or '}'");
+  } else {
+    if (at(Tok::Eof) || !firstOnLine(peek()))
+      unexpected("the alternatives on the lines after 'of'",
+                   "write each `pattern → result` on a line of its own, indented, or "
+                   "`case e of { p → t; … }`");
+    uint32_t col = column(peek());
+    while (!at(Tok::Eof) && firstOnLine(peek()) && column(peek()) == col) {
+      size_t end = alternativeEnd(pos_ + 1, col);
+      bool last = end >= bound() || column(toks_[end]) < col;
+      if (last) {
+        alts.push_back(alternative());
+        break;
+      }
+      withLimit(end, [&] {
+        alts.push_back(alternative());
+        if (!at(Tok::Eof)) unexpected("the end of this alternative (the next one starts a line)");
+      });
+    }
+  }
+  r->n = uint32_t(alts.size());
+  r->alts = arena_.array<RClause>(alts.size());
+  std::copy(alts.begin(), alts.end(), r->alts);
+  r->span = spanFrom(b);
+  return r;
 }
 
 void Parser::replInput(Entry& out) {
@@ -132,6 +289,8 @@ void Parser::entry(Entry& out, bool repl) {
                                   isPragma(std::string_view(src_.text).substr(
                                       peek(2).begin, peek(2).end - peek(2).begin)))))) {
     definition(out);
+  } else if (atClause()) {
+    clause(out);
   } else if (repl) {
     out.kind = EntryKind::Expr;
     out.def = term();
@@ -403,6 +562,7 @@ Raw* Parser::term() {
   if (at(Tok::Lambda)) return lambda();
   if (at(Tok::Let)) return let();
   if (at(Tok::If)) return ifThenElse();
+  if (atCase()) return caseOf();
   return piOrSigma();
 }
 
@@ -706,6 +866,9 @@ Raw* Parser::application() {
       expect(Tok::RBrace, "'}'");
     } else if (at(Tok::Lambda) || at(Tok::Let) || at(Tok::If)) {
       arg = term();
+    } else if (inPattern_ && atOp("-") && peek(1).kind == Tok::Number && attached(peek(), peek(1))) {
+      uint32_t nb = advance().begin; // (`f -1` in a pattern: a negative literal)
+      arg = node<RLit>(RKind::Number, span(nb, advance().end));
     } else {
       break;
     }
@@ -779,6 +942,10 @@ Raw* Parser::atom() {
     break;
   case Tok::LParen: {
     advance();
+    if (at(Tok::RParen)) { // `()`: an absurd pattern
+      r = node<Raw>(RKind::Absurd, span(t.begin, advance().end));
+      break;
+    }
     Raw* first = term();
     if (accept(Tok::Colon)) { // a type annotation
       auto* an = node<RAnn>(RKind::Ann, span(t.begin, t.begin));

@@ -64,6 +64,14 @@ private:
 
   void entry(Entry& out, bool repl);
   void definition(Entry& out);
+  bool atClause() const;
+  void clause(Entry& out);
+  void moreClauses(Entry& out);
+  bool atCase() const;
+  static bool hasAbsurd(Raw* p);
+  Raw* caseOf();
+  RClause alternative();
+  size_t alternativeEnd(size_t from, uint32_t col) const;
   bool atData(bool repl) const;
   void dataDecl(Entry& out);
   Raw* dataParams(Entry& out);
@@ -105,6 +113,8 @@ private:
   Lexer lexer_;
   Arena& arena_;
   std::vector<Token> toks_;
+  std::vector<Token> pending_; // an entry read ahead (after clauses), parsed next
+  bool havePending_ = false;
   size_t pos_ = 0;
   size_t limit_ = SIZE_MAX;
   Token limitTok_{};
@@ -128,6 +138,7 @@ private:
   };
   std::vector<Group> groups_;
   bool inFile_ = false;         // parsing a file entry (vs. a REPL input)
+  bool inPattern_ = false;      // a clause's left-hand side: `f -1` applies f to -1
   bool signatureAtEnd_ = false; // REPL: `f : A` alone, its definition may follow
 };
 

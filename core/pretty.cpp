@@ -294,6 +294,28 @@ struct Printer {
       close(negative && prec >= PAtom);
       break;
     }
+    case TTag::Case: { // one line: `case xs of { nil → 0; cons x t → … }`
+      open(prec > PLet);
+      out += "case ";
+      print(t->a, PPi);
+      out += " of {";
+      for (uint32_t i = 0; i < t->n; ++i) {
+        const CaseAlt& alt = t->alts[i];
+        out += i ? "; " : " ";
+        out += alt.con == kDefaultAlt ? std::string("_") : str(w.tops[alt.con].name);
+        for (uint32_t j = 0; j < alt.arity; ++j) {
+          std::string x = fresh(alt.names ? alt.names[j] : intern("x"));
+          out += " " + x;
+          names.push_back(x);
+        }
+        out += " → ";
+        print(alt.body, PLet);
+        names.resize(names.size() - alt.arity);
+      }
+      out += " }";
+      close(prec > PLet);
+      break;
+    }
     case TTag::If:
       open(prec > PLet);
       out += "if ";
@@ -471,6 +493,32 @@ struct RawPrinter {
       break;
     }
     case RKind::Known: out += "?" + std::string(str(static_cast<const RKnown*>(r)->name)); break;
+    case RKind::Absurd: out += "()"; break;
+    case RKind::Case:
+    case RKind::Clauses: { // (one line, as a core case prints)
+      auto* c = static_cast<const RCase*>(r);
+      auto* cl = static_cast<const RClauses*>(r);
+      bool isCase = r->kind == RKind::Case;
+      open(prec > PLet);
+      if (isCase) {
+        out += "case ";
+        print(c->scrut, PPi);
+        out += " of";
+      }
+      out += " {";
+      uint32_t n = isCase ? c->n : cl->n;
+      const RClause* cs = isCase ? c->alts : cl->clauses;
+      for (uint32_t i = 0; i < n; ++i) {
+        out += i ? "; " : " ";
+        print(cs[i].lhs, PApp);
+        if (!cs[i].rhs) continue; // (an absurd clause)
+        out += isCase ? " → " : " = ";
+        print(cs[i].rhs, PLet);
+      }
+      out += " }";
+      close(prec > PLet);
+      break;
+    }
     case RKind::Ann: {
       auto* an = static_cast<const RAnn*>(r);
       out += '(';

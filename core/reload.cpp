@@ -79,6 +79,8 @@ void TopLevel::recordEntry(const Entry& e, uint32_t begin, size_t file, bool sam
   r.id = w_.lookupTop(e.name);
   for (const ConDecl& c : e.cons)
     r.more.push_back(w_.lookupTop(c.name));
+  if (const DataInfo* d = r.id >= 0 ? w_.tops[r.id].data : nullptr; d && d->elim >= 0)
+    r.more.push_back(d->elim);
   r.lookups = std::move(lookups);
   r.spansBegin = spansBegin;
   r.spansEnd = uint32_t(w_.spans.size());
@@ -99,9 +101,12 @@ void TopLevel::recordEntry(const Entry& e, uint32_t begin, size_t file, bool sam
 // Definition order, for :browse and :out: the entry's definition, or a data
 // type and then its constructors.
 void TopLevel::walkEntry(const Entry& e) {
-  walk_.push_back(TopId(w_.lookupTop(e.name)));
+  int32_t id = w_.lookupTop(e.name);
+  walk_.push_back(TopId(id));
   for (const ConDecl& c : e.cons)
     walk_.push_back(TopId(w_.lookupTop(c.name)));
+  if (const DataInfo* d = id >= 0 ? w_.tops[id].data : nullptr; d && d->elim >= 0)
+    walk_.push_back(TopId(d->elim));
 }
 
 void TopLevel::undoMoves() {

@@ -35,8 +35,11 @@ enum class RKind : uint8_t {
   If,
   BinOp,
   Array,
-  Ann,  // (t : A)
-  Known // ?x in a partial-evaluation filter
+  Ann,     // (t : A)
+  Known,   // ?x in a partial-evaluation filter
+  Case,    // case e of alternatives
+  Clauses, // a definition by clauses (the entries `f p₁ … pₙ = t` after `f : A`)
+  Absurd   // `()` in a pattern
 };
 enum class ProjKind : uint8_t { Fst, Snd, Field };
 
@@ -124,12 +127,30 @@ struct RArray : Raw {
   uint32_t n;
 };
 
+/// `pattern → rhs` of a case, or `f p₁ … pₙ = rhs` (pattern: that application).
+struct RClause {
+  Raw* lhs;
+  Raw* rhs;
+  Span span; // the whole clause
+};
+struct RCase : Raw {
+  Raw* scrut;
+  RClause* alts;
+  uint32_t n;
+};
+struct RClauses : Raw {
+  Name fn;
+  RClause* clauses;
+  uint32_t n;
+};
+
 template <class T> T* as(Raw* r) { return static_cast<T*>(r); }
 
 /// A top-level entry of a file or a REPL input.
 // Signature: `x : A` alone, completed by a following entry `x = t` (Agda style).
 enum class EntryKind : uint8_t {
   Def,
+  Clauses, // `f p₁ … pₙ = t` lines (one entry): completed by the signature before them
   Data, // `data T tel : A where` and its constructors
   Signature,
   Import,
@@ -172,6 +193,7 @@ struct Entry {
   // `params` binders of it are the parameters.
   uint32_t params = 0;
   std::vector<ConDecl> cons;
+  std::vector<RClause> clauses; // Clauses
 };
 
 } // namespace thorin

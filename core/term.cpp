@@ -36,6 +36,13 @@ static uint32_t freeBound1(const Tm* t) {
     b1 = join(join(freeBound1(t->a), freeBound1(t->b)), under(freeBound1(t->c)));
     break;
   case TTag::If: b1 = join(join(freeBound1(t->a), freeBound1(t->b)), freeBound1(t->c)); break;
+  case TTag::Case:
+    b1 = freeBound1(t->a);
+    for (uint32_t i = 0; i < t->n; ++i) {
+      uint32_t k = freeBound1(t->alts[i].body);
+      b1 = join(b1, k >= 255 ? 255u : k > t->alts[i].arity + 1 ? k - t->alts[i].arity : 1u);
+    }
+    break;
   case TTag::Arr:
     for (uint32_t i = 0; i < t->n; ++i)
       b1 = join(b1, freeBound1(t->elems[i]));
@@ -63,6 +70,11 @@ bool freeIn(const Tm* t, Ix ix) {
   case TTag::Field: return freeIn(t->a, ix);
   case TTag::Let: return freeIn(t->a, ix) || freeIn(t->b, ix) || freeIn(t->c, ix + 1);
   case TTag::If: return freeIn(t->a, ix) || freeIn(t->b, ix) || freeIn(t->c, ix);
+  case TTag::Case:
+    if (freeIn(t->a, ix)) return true;
+    for (uint32_t i = 0; i < t->n; ++i)
+      if (freeIn(t->alts[i].body, ix + t->alts[i].arity)) return true;
+    return false;
   case TTag::Arr:
     for (uint32_t i = 0; i < t->n; ++i)
       if (freeIn(t->elems[i], ix)) return true;
@@ -87,6 +99,11 @@ bool mentionsTop(const Tm* t, TopId id) {
   case TTag::Sigma: return mentionsTop(t->a, id) || mentionsTop(t->b, id);
   case TTag::Let:
   case TTag::If: return mentionsTop(t->a, id) || mentionsTop(t->b, id) || mentionsTop(t->c, id);
+  case TTag::Case:
+    if (mentionsTop(t->a, id)) return true;
+    for (uint32_t i = 0; i < t->n; ++i)
+      if (mentionsTop(t->alts[i].body, id)) return true;
+    return false;
   case TTag::Arr:
     for (uint32_t i = 0; i < t->n; ++i)
       if (mentionsTop(t->elems[i], id)) return true;

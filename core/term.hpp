@@ -34,6 +34,11 @@ enum class TTag : uint8_t {
   If,         // a = condition, b = then, c = else (only the branch taken is evaluated)
   Arr,        // array literal: n = length, elems
   Known,      // ?x in a filter: n = index of x (only under a Lam's filter)
+  // A case tree node: a = scrutinee (a value of data type m), n alternatives
+  // in `alts`, each's body under its constructor's fields (parameters left
+  // out) as binders, the first field outermost. Only the alternative taken is
+  // evaluated; on a neutral scrutinee it is stuck (Elim::Case).
+  Case,
   // The codomain of a Π or Σ the elaborator inferred (of `λ x. t`, of a
   // pair) as the value it already has: `val`, computed in `env` extended by
   // the variable of level n (m = 1: by anything, it does not depend on it).
@@ -68,12 +73,25 @@ struct Tm {
     Tm** elems;          // Arr
     struct Val* val;     // Embed
   };
-  Tm* b = nullptr;
+  union {
+    Tm* b = nullptr;
+    struct CaseAlt* alts; // Case
+  };
   union {
     Tm* c = nullptr;
     struct Env* env; // Embed
   };
 };
+
+/// One alternative of a Case: the constructor (kDefaultAlt: any other
+/// value, no fields), its fields' names (printing) and the body under them.
+struct CaseAlt {
+  TopId con;
+  uint32_t arity;
+  const Name* names;
+  Tm* body;
+};
+constexpr TopId kDefaultAlt = 0xffffffffu;
 
 /// Does `t` mention the variable with de Bruijn index `ix`?
 bool freeIn(const Tm* t, Ix ix);
@@ -90,6 +108,14 @@ inline Tm* mkTm(Arena& a, TTag tag) {
   Tm* t = a.make<Tm>();
   t->tag = tag;
   return t;
+}
+
+inline Tm* mkIf(Arena& a, Tm* c, Tm* t, Tm* e) {
+  Tm* r = mkTm(a, TTag::If);
+  r->a = c;
+  r->b = t;
+  r->c = e;
+  return r;
 }
 
 inline Tm* mkApp(Arena& a, Tm* f, Tm* x, Icit i) {

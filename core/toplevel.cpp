@@ -262,6 +262,25 @@ bool TopLevel::loadSource(const std::string& path, std::string text, const std::
 // `x : A` on its own is completed by the next entry `x = t`; anything else
 // after it is an error at the signature.
 bool TopLevel::completeSignature(std::optional<Entry>& sig, Entry* next) {
+  if (next && next->kind == EntryKind::Clauses) {
+    if (!sig || sig->name != next->name) {
+      bool defined = w_.lookupTop(next->name) >= 0;
+      printError(Error(Diagnostic{
+          next->nameSpan,
+          defined ? fmt::format("this clause of '{}' is separated from its signature and its "
+                                "other clauses",
+                                str(next->name))
+                  : fmt::format("the clauses of '{}' have no signature before them",
+                                str(next->name)),
+          {defined ? std::string("the clauses of a function follow its signature, with no other "
+                                 "entry between them")
+                   : fmt::format("write `{} : type` on the line before the first clause",
+                                 str(next->name))}}));
+      if (sig) sig.reset();
+      return false;
+    }
+    next->kind = EntryKind::Def; // (its term: the clauses, an RClauses)
+  }
   if (sig) {
     if (next && next->kind == EntryKind::Def && next->name == sig->name && !next->ty) {
       next->ty = sig->ty;
@@ -310,6 +329,7 @@ void TopLevel::elaborate(const Entry& e, bool prelude) {
   case EntryKind::Import: fail(e.span, ".import is only allowed in files (use :l at the prompt)");
   case EntryKind::Plugin: // loaded by loadSource, replEntry and replBlock
 
+  case EntryKind::Clauses:   // (completed by completeSignature() too)
   case EntryKind::Signature: // completed by completeSignature() before elaboration
   case EntryKind::Other: break;
   }
@@ -371,6 +391,12 @@ void TopLevel::define(const Entry& e, bool prelude) {
   if (!plugin_.empty() && def && def->tag == TTag::Top && w_.tops[def->n].axiom)
     w_.tops[def->n].alias = int32_t(id);
   reportGoals(firstMeta, id);
+  if (!el.warnings.empty()) {
+    out_.flush();
+    for (const Diagnostic& d : el.warnings)
+      err_ << render(d);
+    err_.flush();
+  }
   if (e.elabtime)
     out_ << fmt::format("{} elaborated in {}\n", str(e.name), formatSeconds(t.seconds()));
   if (e.nftime && def) {

@@ -141,6 +141,9 @@ private:
   void elaborate(const Entry& e, bool prelude);
   void define(const Entry& e, bool prelude);
   void defineData(const Entry& e, bool prelude); // data.cpp
+  // eliminator.cpp
+  std::string eliminatorText(const Entry& e);
+  void defineEliminator(const Entry& e, TopId data, bool prelude);
   void walkEntry(const Entry& e);
   // Goals (core/goals.cpp).
   Diagnostic goalDiagnostic(MetaId m);

@@ -90,6 +90,26 @@ bool Unifier::goSp(Lvl l, Spine* a, Spine* b, UMode m, bool remember) {
       if (remember) proven_.insert({a->arg, b->arg});
     }
     if (a->kind == Elim::If && !goIf(l, a->arg, b->arg, m)) return false;
+    if (a->kind == Elim::Case && !goCase(l, a->arg, b->arg, m)) return false;
+  }
+  return true;
+}
+
+// Two stuck cases on the same scrutinee: the same constructors, and each
+// alternative's body equal under fresh variables for its fields.
+bool Unifier::goCase(Lvl l, Val* x, Val* y, UMode m) {
+  if (x->body == y->body && x->env == y->env) return true;
+  Tm *s = x->body, *t = y->body;
+  if (s->n != t->n) return false;
+  for (uint32_t i = 0; i < s->n; ++i) {
+    const CaseAlt &a = s->alts[i], &b = t->alts[i];
+    if (a.con != b.con || a.arity != b.arity) return false;
+    Env *ea = x->env, *eb = y->env;
+    for (uint32_t j = 0; j < a.arity; ++j) {
+      ea = extend(w_, ea, w_.var(l + j));
+      eb = extend(w_, eb, w_.var(l + j));
+    }
+    if (!go(l + a.arity, eval(w_, ea, a.body), eval(w_, eb, b.body), m)) return false;
   }
   return true;
 }
@@ -118,6 +138,7 @@ bool Unifier::goSpInit(Lvl l, Spine* a, Spine* b, UMode m, Val*& lastA, Val*& la
     lastB = b->arg;
   }
   if (a->kind == Elim::If) return goIf(l, a->arg, b->arg, m);
+  if (a->kind == Elim::Case) return goCase(l, a->arg, b->arg, m);
   return true;
 }
 
@@ -584,6 +605,18 @@ void Unifier::freeVars(Lvl l, Val* v, std::vector<uint8_t>& fv) {
       Val* th = sp->arg;
       freeVars(l, eval(w_, th->env, th->body->b), fv);
       freeVars(l, eval(w_, th->env, th->body->c), fv);
+    } else if (sp->kind == Elim::Case) {
+      Val* th = sp->arg;
+      for (uint32_t i = 0; i < th->body->n; ++i) {
+        const CaseAlt& alt = th->body->alts[i];
+        Env* env = th->env;
+        for (uint32_t j = 0; j < alt.arity; ++j)
+          env = extend(w_, env, w_.var(l + j));
+        std::vector<uint8_t> inner(l + alt.arity, 0);
+        freeVars(l + alt.arity, eval(w_, env, alt.body), inner);
+        for (Lvl x = 0; x < l; ++x)
+          fv[x] |= inner[x];
+      }
     }
 }
 
@@ -760,6 +793,11 @@ bool Unifier::mentionsTm(Tm* t, MetaId m) {
   case TTag::Field: return mentionsTm(t->a, m);
   case TTag::Let:
   case TTag::If: return mentionsTm(t->a, m) || mentionsTm(t->b, m) || mentionsTm(t->c, m);
+  case TTag::Case:
+    if (mentionsTm(t->a, m)) return true;
+    for (uint32_t i = 0; i < t->n; ++i)
+      if (mentionsTm(t->alts[i].body, m)) return true;
+    return false;
   case TTag::Arr:
     for (uint32_t i = 0; i < t->n; ++i)
       if (mentionsTm(t->elems[i], m)) return true;
@@ -775,6 +813,35 @@ bool Unifier::mentions(MetaId k, MetaId m) {
   return mentionsTm(e.solution, m);
 }
 
+// A stuck case in a solution: each alternative renamed under its fields.
+Tm* Unifier::renameCase(PRen& ren, Tm* scrutinee, Val* th) {
+  Tm* c = th->body;
+  Tm* t = mkTm(w_.perm, TTag::Case);
+  t->a = scrutinee;
+  t->n = c->n;
+  t->m = c->m;
+  t->alts = w_.perm.array<CaseAlt>(c->n);
+  for (uint32_t i = 0; i < c->n; ++i) {
+    CaseAlt alt = c->alts[i];
+    Env* env = th->env;
+    for (uint32_t j = 0; j < alt.arity; ++j) {
+      env = extend(w_, env, w_.var(ren.cod));
+      ren.lift();
+    }
+    try {
+      alt.body = rename(ren, eval(w_, env, alt.body));
+    } catch (...) {
+      for (uint32_t j = 0; j < alt.arity; ++j)
+        ren.unlift();
+      throw;
+    }
+    for (uint32_t j = 0; j < alt.arity; ++j)
+      ren.unlift();
+    t->alts[i] = alt;
+  }
+  return t;
+}
+
 Tm* Unifier::renameSpine(PRen& ren, Tm* head, Spine* sp, Spine* stop) {
   if (sp == stop) return head;
   Tm* f = renameSpine(ren, head, sp->prev, stop);
@@ -788,6 +855,7 @@ Tm* Unifier::renameSpine(PRen& ren, Tm* head, Spine* sp, Spine* stop) {
     t->c = rename(ren, eval(w_, th->env, th->body->c));
     return t;
   }
+  case Elim::Case: return renameCase(ren, f, sp->arg);
   case Elim::Proj1:
   case Elim::Proj2: {
     Tm* t = mkTm(w_.perm, sp->kind == Elim::Proj1 ? TTag::Proj1 : TTag::Proj2);
@@ -1148,6 +1216,21 @@ static Tm* strengthen(Arena& a, Tm* t, Ix cutoff, Ix k) {
   case TTag::If:
     return copyIf(t, strengthen(a, t->a, cutoff, k), strengthen(a, t->b, cutoff, k),
                   strengthen(a, t->c, t->tag == TTag::Let ? cutoff + 1 : cutoff, k));
+  case TTag::Case: {
+    CaseAlt* alts = a.array<CaseAlt>(t->n);
+    bool same = true;
+    for (uint32_t i = 0; i < t->n; ++i) {
+      alts[i] = t->alts[i];
+      alts[i].body = strengthen(a, t->alts[i].body, cutoff + alts[i].arity, k);
+      same &= alts[i].body == t->alts[i].body;
+    }
+    Tm* s = strengthen(a, t->a, cutoff, k);
+    if (same && s == t->a) return t;
+    Tm* c = a.make<Tm>(*t);
+    c->a = s;
+    c->alts = alts;
+    return c;
+  }
   case TTag::Arr: {
     Tm** elems = a.array<Tm*>(t->n);
     bool same = true;

@@ -73,6 +73,7 @@ private:
 
   bool go(Lvl l, Val* t, Val* u, UMode m);
   bool goIf(Lvl l, Val* x, Val* y, UMode m);
+  bool goCase(Lvl l, Val* x, Val* y, UMode m);
   bool goSp(Lvl l, Spine* a, Spine* b, UMode m);
   bool goSp(Lvl l, Spine* a, Spine* b, UMode m, bool remember);
   bool goSpInit(Lvl l, Spine* a, Spine* b, UMode m, Val*& lastA, Val*& lastB);
@@ -91,6 +92,7 @@ private:
   [[gnu::noinline]] int natRules(Lvl l, Val*& t, Val*& u);
   Tm* rename(PRen& ren, Val* v);
   Tm* renameSpine(PRen& ren, Tm* head, Spine* sp, Spine* stop = nullptr);
+  Tm* renameCase(PRen& ren, Tm* scrutinee, Val* thunk);
   Tm* renameFlex(PRen& ren, MetaId m, Spine* sp);
   Tm* pruneTy(const std::vector<bool>& keep, Val* ty);
   MetaId pruneMeta(const std::vector<bool>& keep, MetaId m);

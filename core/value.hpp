@@ -15,7 +15,8 @@ struct Env {
 
 // `If` is a stuck conditional: arg is a Thunk holding the If term and its
 // environment; the branches are evaluated once the condition is known.
-enum class Elim : uint8_t { App, Proj1, Proj2, If };
+// `Case` likewise: a stuck case tree node, arg a Thunk of the Case term.
+enum class Elim : uint8_t { App, Proj1, Proj2, If, Case };
 
 /// Eliminations applied to a neutral head, innermost first via `prev`.
 struct Spine {
@@ -38,7 +39,7 @@ enum class VTag : uint8_t {
   Irrelevant,
   Lit,   // n = LitKind, bits / big
   Arr,   // n = length, elems
-  Thunk, // env, body (the If term of a stuck conditional)
+  Thunk, // env, body (the If or Case term of a stuck conditional or case)
 };
 
 struct Val {

@@ -20,6 +20,7 @@ struct DataInfo {
   uint32_t nCons = 0;
   const uint32_t* cons = nullptr; // the constructors' TopIds, in order
   const bool* positive = nullptr; // per parameter: it occurs strictly positively
+  int32_t elim = -1;              // its generated eliminator (core/eliminator.cpp), if any
 };
 
 struct TopEntry {

@@ -61,6 +61,16 @@ struct Zonker {
       c->c = go(t->c, lvl + 1);
       return c;
     }
+    case TTag::Case: {
+      Tm* c = copy();
+      c->a = go(t->a, lvl);
+      c->alts = out.array<CaseAlt>(t->n);
+      for (uint32_t i = 0; i < t->n; ++i) {
+        c->alts[i] = t->alts[i];
+        c->alts[i].body = go(t->alts[i].body, lvl + t->alts[i].arity);
+      }
+      return c;
+    }
     default: return t;
     }
   }

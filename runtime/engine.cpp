@@ -552,9 +552,60 @@ void Runtime::showInto(std::string& out, V v, Val* ty) {
     showInto(out, v, f);
     return void(out += ")");
   }
+  if (f->tag == VTag::Top && w.tops[f->n].data) return showData(out, v, f);
   if (f->tag == VTag::Pi) return void(out += "<function>");
   if (f->tag == VTag::U) return void(out += "<type>");
   out += "<value>";
+}
+
+// A value of a data type (its encoding: runtime/erase.cpp) as the
+// constructor applied to its explicit fields, `cons 1 (cons 2 nil)`.
+void Runtime::showData(std::string& out, V v, Val* ty) {
+  World& w = *w_;
+  const DataInfo& d = *w.tops[ty->n].data;
+  if (d.nCons == 0) return void(out += "<value>");
+  uint32_t i = 0;
+  for (; i + 1 < d.nCons; ++i) {
+    auto* p = static_cast<PairObj*>(obj(v));
+    v = p->b;
+    if (immVal(p->a)) break;
+  }
+  TopId con = d.cons[i];
+  // The constructor's type at the value's parameters: its fields' types.
+  Val* cty = w.topType(con);
+  std::vector<Val*> params;
+  for (Spine* s = ty->sp; s; s = s->prev)
+    params.insert(params.begin(), s->arg);
+  for (uint32_t j = 0; j < d.params && j < params.size(); ++j)
+    cty = apply(w, forceAll(w, cty), params[j]);
+  std::vector<std::pair<Val*, Icit>> fields;
+  for (Val* f = forceAll(w, cty); f->tag == VTag::Pi; f = forceAll(w, cty)) {
+    fields.push_back({f->a, f->icit});
+    cty = apply(w, f, vUnused());
+  }
+  bool nested = showAtom_;
+  showAtom_ = false;
+  bool any = false;
+  for (auto& fi : fields)
+    any |= fi.second == Icit::Expl;
+  if (nested && any) out += "(";
+  out += nameOf(con);
+  for (size_t j = 0; j < fields.size(); ++j) {
+    V fv;
+    if (j + 1 == fields.size()) {
+      fv = v;
+    } else {
+      auto* p = static_cast<PairObj*>(obj(v));
+      fv = p->a;
+      v = p->b;
+    }
+    if (fields[j].second == Icit::Impl) continue;
+    out += " ";
+    showAtom_ = true; // (a field that is itself data and has fields: parenthesized)
+    showInto(out, fv, fields[j].first);
+    showAtom_ = false;
+  }
+  if (nested && any) out += ")";
 }
 
 std::vector<TopId> Runtime::compiledIds() const {

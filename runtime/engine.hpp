@@ -276,6 +276,8 @@ public:
 private:
   std::string show(V v, Val* ty);
   void showInto(std::string& out, V v, Val* ty);
+  void showData(std::string& out, V v, Val* ty);
+  bool showAtom_ = false; // showData: the value is an argument (parenthesize it)
   void requestCompile(TopId id);
   void installCompiled(TopId id, Code c);
   /// Gives `id` baseline code if it can have it; true if it runs it now.

@@ -99,7 +99,7 @@ const Axiom* Eraser::axiomOf(TopId id) {
 
 // The erased head of an application; primitives take their arguments here.
 ETm* Eraser::head(Tm* h, uint32_t span, std::vector<ETm*>& args) {
-  if (h->tag != TTag::Top) return erase(h);
+  if (h->tag != TTag::Top || w_.tops[h->n].conOf >= 0) return erase(h);
   if (isTypeFormer(h->n)) return mk(ETag::Erased);
   const Axiom* ax = axiomOf(h->n);
   if (!ax) return erase(h);
@@ -214,6 +214,135 @@ void Eraser::unfilledGoal(MetaId m) {
       fmt::format("the goal {}{} is not filled: this code cannot run", metaName(w_, m), where), 0};
 }
 
+// Data values (until constructors get objects of their own): constructor i
+// of n is i `false`s and a `true` paired in front of its fields (the last
+// constructor needs no `true`; a type with one constructor no tag at all);
+// the fields are a right-nested tuple (none: a unit). So a case is a chain of
+// `if`s on first components, and every tier runs data as it runs pairs.
+ETm* Eraser::mkLit(LitKind k, uint64_t bits) {
+  ETm* e = mk(ETag::Lit);
+  e->n = uint32_t(k);
+  e->bits = bits;
+  return e;
+}
+
+ETm* Eraser::mkPair(ETm* a, ETm* b) {
+  ETm* e = mk(ETag::Pair);
+  e->a = a;
+  e->b = b;
+  return e;
+}
+
+ETm* Eraser::mkProj(bool second, ETm* a) {
+  ETm* e = mk(second ? ETag::Proj2 : ETag::Proj1);
+  e->a = a;
+  return e;
+}
+
+// The constructor `con` as a function of its parameters and fields.
+ETm* Eraser::constructor(TopId con) {
+  const TopEntry& te = w_.tops[con];
+  const DataInfo& d = *w_.tops[TopId(te.conOf)].data;
+  uint32_t total = 0;
+  for (const Tm* ty = te.type; ty->tag == TTag::Pi; ty = ty->b)
+    ++total;
+  uint32_t k = total - d.params;
+  ETm* v;
+  if (k == 0) {
+    v = mkLit(LitKind::Unit, 0);
+  } else {
+    v = mk(ETag::Var); // (the last field: index 0)
+    for (uint32_t j = 1; j < k; ++j) {
+      ETm* f = mk(ETag::Var);
+      f->n = j;
+      v = mkPair(f, v);
+    }
+  }
+  if (d.nCons > 1) {
+    if (te.conIndex + 1 < d.nCons) v = mkPair(mkLit(LitKind::Bool, 1), v);
+    for (uint32_t i = 0; i < te.conIndex; ++i)
+      v = mkPair(mkLit(LitKind::Bool, 0), v);
+  }
+  if (total == 0) return v;
+  ETm* l = mk(ETag::Lam);
+  l->n = total;
+  Name* ns = out_.array<Name>(total);
+  uint32_t i = 0;
+  for (const Tm* ty = te.type; ty->tag == TTag::Pi; ty = ty->b)
+    ns[i++] = ty->name;
+  l->names = ns;
+  l->a = v;
+  return l;
+}
+
+// An alternative's body with its fields bound (those it uses) to their
+// projections out of `fields` (an expression for the fields' tuple).
+ETm* Eraser::bindFields(const CaseAlt& alt, ETm* fields, bool shift) {
+  ETm* body = erase(alt.body);
+  uint32_t k = alt.arity;
+  if (shift) body = mapVars(out_, body, k, [](uint32_t i) { return i + 1; });
+  if (k == 0) return body;
+  std::vector<ETm*> args; // field j: fields.2.2…(j times).1 (the last: no .1)
+  for (uint32_t j = 0; j < k; ++j) {
+    ETm* f = mapVars(out_, fields, 0, [](uint32_t i) { return i; }); // (a copy per use)
+    for (uint32_t p = 0; p < j; ++p)
+      f = mkProj(true, f);
+    args.push_back(j + 1 == k ? f : mkProj(false, f));
+  }
+  ETm* lam = mk(ETag::Lam);
+  lam->n = k;
+  lam->a = body;
+  return beta(lam, args);
+}
+
+ETm* Eraser::eraseCase(Tm* t) {
+  const DataInfo& d = *w_.tops[t->m].data;
+  ETm* s = erase(t->a);
+  bool let = s->tag != ETag::Var;
+  // The scrutinee, Proj2 applied `i` times (a fresh node for each use).
+  auto rest = [&](uint32_t i) {
+    ETm* v = mk(ETag::Var);
+    v->n = let ? 0 : s->n;
+    for (uint32_t j = 0; j < i; ++j)
+      v = mkProj(true, v);
+    return v;
+  };
+  std::vector<const CaseAlt*> byCon(d.nCons, nullptr);
+  const CaseAlt* dflt = nullptr;
+  for (uint32_t i = 0; i < t->n; ++i) {
+    const CaseAlt& a = t->alts[i];
+    if (a.con == kDefaultAlt) {
+      dflt = &a;
+      continue;
+    }
+    byCon[w_.tops[a.con].conIndex] = &a;
+  }
+  auto body = [&](const CaseAlt* a, ETm* fields) -> ETm* {
+    if (!a) a = dflt;
+    if (!a) return mk(ETag::Erased); // (an impossible alternative)
+    return bindFields(*a, fields, let);
+  };
+  ETm* r;
+  if (d.nCons <= 1) {
+    r = d.nCons == 0 ? mk(ETag::Erased) : body(byCon[0], rest(0));
+  } else {
+    // From the last constructor back: `if rest.1 then <i> else …`.
+    r = body(byCon[d.nCons - 1], rest(d.nCons - 1));
+    for (uint32_t i = d.nCons - 1; i-- > 0;) {
+      ETm* e = mk(ETag::If);
+      e->a = mkProj(false, rest(i));
+      e->b = body(byCon[i], mkProj(true, rest(i)));
+      e->c = r;
+      r = e;
+    }
+  }
+  if (!let) return r;
+  ETm* l = mk(ETag::Let);
+  l->a = s;
+  l->b = r;
+  return l;
+}
+
 ETm* Eraser::erase(Tm* t) {
   switch (t->tag) {
   case TTag::Var: {
@@ -222,6 +351,7 @@ ETm* Eraser::erase(Tm* t) {
     return e;
   }
   case TTag::Top: {
+    if (w_.tops[t->n].conOf >= 0) return constructor(t->n);
     if (isTypeFormer(t->n)) { // remembers a machine type (for `build`'s representation)
       ETm* e = mk(ETag::Erased);
       if (const Axiom* ax = axiomOf(t->n)) e->n = uint32_t(machineType(ax->id));
@@ -316,11 +446,16 @@ ETm* Eraser::erase(Tm* t) {
     return e;
   }
   case TTag::Let: {
+    ETm* def = erase(t->b);
+    ETm* body = erase(t->c);
+    if (def->tag == ETag::Var) // `let x = y` (pattern variables): y itself
+      return mapVars(out_, body, 0, [n = def->n](uint32_t i) { return i == 0 ? n : i - 1; });
     ETm* e = mk(ETag::Let);
-    e->a = erase(t->b);
-    e->b = erase(t->c);
+    e->a = def;
+    e->b = body;
     return e;
   }
+  case TTag::Case: return eraseCase(t);
   case TTag::Lit: {
     ETm* e = mk(ETag::Lit);
     e->n = t->n;

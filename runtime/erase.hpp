@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "core/arena.hpp"
+#include "core/literal.hpp"
 #include "core/world.hpp"
 #include "primitive.hpp"
 
@@ -134,6 +135,12 @@ public:
 private:
   void unfilledGoal(MetaId m);
   ETm* mk(ETag t);
+  ETm* mkLit(LitKind k, uint64_t bits);
+  ETm* mkPair(ETm* a, ETm* b);
+  ETm* mkProj(bool second, ETm* a);
+  ETm* constructor(TopId con);
+  ETm* bindFields(const CaseAlt& alt, ETm* fields, bool shift);
+  ETm* eraseCase(Tm* t);
   ETm* eraseApp(Tm* t);
   ETm* head(Tm* h, uint32_t span, std::vector<ETm*>& args);
   ETm* beta(ETm* f, std::vector<ETm*>& args);

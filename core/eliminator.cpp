@@ -1,0 +1,151 @@
+// The dependent eliminator of a data type without indices, `elimT`, as
+// Agda's internal view of it: generated as source text (a signature and one
+// clause per constructor) from the declaration as the user wrote it, and
+// elaborated as any definition by clauses is. For
+//
+//   data List (A : U) : U where
+//     nil  : List A
+//     cons : A → List A → List A
+//
+// it is
+//
+//   elimList : {A : U} → (P' : List A → U) → (m'nil : P' nil)
+//            → (m'cons : (x1 : A) → (x2 : List A) → P' x2 → P' (cons x1 x2))
+//            → (t' : List A) → P' t'
+//   elimList P' m'nil m'cons nil = m'nil
+//   elimList P' m'nil m'cons (cons x1 x2) = m'cons x1 x2 (elimList P' m'nil m'cons x2)
+//
+// A recursive field gets an induction hypothesis; one that is a function
+// ending in the type (`(Nat → T) → T`) a function of hypotheses.
+#include <fmt/format.h>
+
+#include "parser.hpp"
+#include "pretty.hpp"
+#include "toplevel.hpp"
+
+namespace thorin {
+
+namespace {
+
+// A field of a constructor, from its raw type.
+struct Field {
+  std::string name;
+  Icit icit;
+  std::string ty;
+  // A recursive field: the domains of the Πs before the type (empty for a
+  // plain `T`), each with its binder's name.
+  bool recursive = false;
+  std::vector<std::pair<std::string, std::string>> args;
+};
+
+// Does the raw type end in the data type `self` (after its Πs)? Then its
+// domains, named, go to `args`.
+bool endsIn(Raw* r, Name self, std::vector<std::pair<std::string, std::string>>& args) {
+  size_t k = 0;
+  for (; r->kind == RKind::Pi; r = as<RPi>(r)->cod, ++k) {
+    auto* p = as<RPi>(r);
+    std::string x = p->x == names::underscore ? fmt::format("y{}", k + 1) : std::string(str(p->x));
+    args.push_back({x, show(p->dom)});
+  }
+  Raw* h = r;
+  while (h->kind == RKind::App)
+    h = as<RApp>(h)->fn;
+  return h->kind == RKind::Var && as<RVar>(h)->name == self;
+}
+
+std::vector<Field> fieldsOf(Raw* ty, Name self) {
+  std::vector<Field> fs;
+  for (; ty->kind == RKind::Pi; ty = as<RPi>(ty)->cod) {
+    auto* p = as<RPi>(ty);
+    Field f;
+    f.name = p->x == names::underscore ? fmt::format("x{}", fs.size() + 1) : std::string(str(p->x));
+    f.icit = p->icit;
+    f.ty = show(p->dom);
+    std::vector<std::pair<std::string, std::string>> args;
+    if (endsIn(p->dom, self, args)) {
+      f.recursive = true;
+      f.args = std::move(args);
+    }
+    fs.push_back(std::move(f));
+  }
+  return fs;
+}
+
+std::string binder(const std::string& x, Icit i, const std::string& ty) {
+  return i == Icit::Impl ? fmt::format("{{{} : {}}}", x, ty) : fmt::format("({} : {})", x, ty);
+}
+
+std::string arg(const std::string& x, Icit i) {
+  return i == Icit::Impl ? "{" + x + "}" : x;
+}
+
+} // namespace
+
+std::string eliminatorName(Name data) { return "elim" + std::string(str(data)); }
+
+std::string TopLevel::eliminatorText(const Entry& e) {
+  std::string T(str(e.name)), elim = eliminatorName(e.name);
+  // The parameters (implicit in the eliminator) and `T A B`.
+  std::string params, applied = T;
+  Raw* r = e.ty;
+  for (uint32_t i = 0; i < e.params; ++i, r = as<RPi>(r)->cod) {
+    auto* p = as<RPi>(r);
+    params += binder(std::string(str(p->x)), Icit::Impl, show(p->dom)) + " → ";
+    applied += " " + std::string(str(p->x));
+  }
+  std::string methods, methodArgs;
+  std::vector<std::string> clauses;
+  for (const ConDecl& c : e.cons) {
+    std::string con(str(c.name)), m = "m'" + con;
+    std::vector<Field> fs = fieldsOf(c.ty, e.name);
+    std::string mty, pat = con, call = m;
+    for (const Field& f : fs) {
+      mty += binder(f.name, f.icit, f.ty) + " → ";
+      pat += " " + arg(f.name, f.icit);
+      call += " " + arg(f.name, f.icit);
+    }
+    for (const Field& f : fs) {
+      if (!f.recursive) continue;
+      std::string tel, xs;
+      for (auto& [y, dom] : f.args) {
+        tel += fmt::format("({} : {}) → ", y, dom);
+        xs += " " + y;
+      }
+      std::string target = xs.empty() ? f.name : "(" + f.name + xs + ")";
+      mty += fmt::format("({}P' {}) → ", tel, target);
+      std::string rec = fmt::format("{} P' MS {}", elim, target);
+      call += xs.empty() ? " (" + rec + ")" : fmt::format(" (λ{}. {})", xs, rec);
+    }
+    mty += fmt::format("P' {}", fs.empty() ? con : "(" + pat + ")");
+    methods += fmt::format("({} : {}) → ", m, mty);
+    methodArgs += " " + m;
+    clauses.push_back(fmt::format("{} P' MS {} = {}\n", elim, fs.empty() ? pat : "(" + pat + ")", call));
+  }
+  std::string text = fmt::format("{} : {}(P' : {} → U) → {}(t' : {}) → P' t'\n", elim, params,
+                                 applied, methods, applied);
+  if (e.cons.empty()) clauses.push_back(fmt::format("{} P' ()\n", elim)); // (absurd)
+  for (std::string& c : clauses) {
+    // (MS: the methods, in every clause and recursive call)
+    for (size_t at; (at = c.find(" MS ")) != std::string::npos;)
+      c.replace(at, 4, methodArgs + " ");
+    text += c;
+  }
+  return text;
+}
+
+void TopLevel::defineEliminator(const Entry& e, TopId data, bool prelude) {
+  const Source* src =
+      w_.addSource(fmt::format("<the eliminator of {}>", str(e.name)), eliminatorText(e));
+  Arena syntax(16 * 1024);
+  Parser parser(*src, syntax);
+  Entry sig, clauses;
+  parser.next(sig);
+  parser.next(clauses);
+  clauses.kind = EntryKind::Def;
+  clauses.ty = sig.ty;
+  define(clauses, prelude);
+  auto* info = const_cast<DataInfo*>(w_.tops[data].data);
+  info->elim = w_.lookupTop(clauses.name);
+}
+
+} // namespace thorin
