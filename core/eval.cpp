@@ -830,6 +830,13 @@ bool recursiveTopEntry(World& w, Val* v) {
 
 bool stuckOnIfForced(World& w, Val* v) { return stuckOnIf(w, v, 4); }
 
+bool stuckItself(World& w, Val* v) {
+  Val* u = unfold(w, v);
+  if (!u) return true;
+  u = force(w, u);
+  return u->tag != VTag::Top || u->axiom || stuckOnIfForced(w, u);
+}
+
 // Is the recursive definition v (applied to too few arguments: its unfolding
 // is a λ) stuck once given fresh variables for the missing ones? Then its
 // normal form is v itself (`rdown`, not `λ n. rdown n`).

@@ -44,11 +44,14 @@ inline bool recursiveTop(World& w, Val* v) {
   if (v->tag != VTag::Top || v->axiom || (v->topFacts & kTopNotRecursive)) return false;
   return recursiveTopEntry(w, v);
 }
+/// Is the call v stuck in its own body, not one step from another call
+/// (`append nil (append ys zs)` is `append ys zs`: not stuck itself)?
+bool stuckItself(World& w, Val* v);
 /// A recursive definition applied to arguments on which its unfolding is
 /// stuck on a conditional (`fib n`, n a variable): normal forms and
 /// conversion keep it folded, since unfolding its branches never ends.
 inline bool stuckRecursiveCall(World& w, Val* v) {
-  return recursiveTop(w, v) && stuckOnIfForced(w, forceAll(w, v));
+  return recursiveTop(w, v) && stuckOnIfForced(w, forceAll(w, v)) && stuckItself(w, v);
 }
 /// One unfolding step of a Top or solved Flex head (nullptr if impossible).
 Val* unfold(World& w, Val* v);

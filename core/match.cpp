@@ -91,6 +91,24 @@ private:
   Tm* compile(Cxt c, Val* goal, std::vector<Row> rows);
   Tm* leaf(const Cxt& c, Val* goal, Row& row);
   Tm* split(const Cxt& c, Val* goal, std::vector<Row>& rows, Lvl x, Raw* at);
+  enum class Unified { Ok, Conflict, Stuck };
+  struct Branch {
+    Cxt c;
+    std::vector<Lvl> fields;
+    std::vector<Icit> icits;
+    std::vector<Name> names;
+  };
+  Unified tryConstructor(const Cxt& c, Lvl x, const DataInfo& d, const std::vector<Val*>& args,
+                         TopId con, std::vector<Row>* rows, Branch& br, std::string& why);
+  bool emptyType(const Cxt& c, Lvl x);
+  Lvl rootBase_ = 0; // the first variable the rows match on (an empty type among them and after
+                     // them makes a branch no row covers fine)
+  Unified unifyAll(Lvl L, std::vector<std::pair<Val*, Val*>> eqs, std::string& why, const Cxt& c);
+  Val* current(Lvl l, Val* v);
+  std::pair<Val*, uint64_t> natView(Val* v);
+  Val* natPlus(Val* base, uint64_t k);
+  Name fieldHint(std::vector<Row>& rows, Lvl x, TopId con, size_t i, Val* f);
+  std::vector<Lvl> solved_; // variables unification solved, in the branches being built
   Tm* splitLit(const Cxt& c, Val* goal, std::vector<Row>& rows, Lvl x, Raw* at);
   Tm* litBranch(const Cxt& c, Val* goal, std::vector<Row>& rows, Lvl x, bool taken,
                 const std::function<bool(Raw*)>& same, Val* value, std::string shown);
@@ -202,7 +220,9 @@ Pat Matcher::classify(Raw* p) {
 
 Tm* Matcher::compile(Cxt c, Val* goal, std::vector<Row> rows) {
   guard();
-  if (rows.empty()) { // nothing covers this branch
+  if (rows.empty()) { // nothing covers this branch, unless a variable's type is empty
+    for (Lvl l = rootBase_; l < c.lvl; ++l)
+      if (emptyType(c, l)) return split(c, goal, rows, l, nullptr);
     std::string s = prefix_;
     for (size_t i = 0; i < roots_.size(); ++i)
       if (roots_[i].second == Icit::Expl)
@@ -423,8 +443,165 @@ bool Matcher::refinable(Val*, Tm* quoted, Lvl l, Lvl x) {
   return refine_ && freeIn(quoted, l - 1 - x) && !hasMeta(w_, quoted);
 }
 
+// A value with the solutions found so far applied (re-evaluated in the
+// environment of the levels' current values).
+Val* Matcher::current(Lvl l, Val* v) {
+  return eval(w_, envOf(l), quote(w_, w_.scratch, l, v, QuoteOpts{false, false}));
+}
+
+// `n + k` (k a literal) as (n, k); a literal k as (null, k); else (v, 0).
+std::pair<Val*, uint64_t> Matcher::natView(Val* v) {
+  v = forceAll(w_, v);
+  if (v->tag == VTag::Lit && LitKind(v->n) == LitKind::Nat) return {nullptr, v->bits};
+  int32_t add = w_.axiomEntry(AxiomTable::get().builtin(Builtin::NatAdd));
+  if (add >= 0 && v->tag == VTag::Top && v->n == TopId(add) && v->sp && v->sp->len == 2) {
+    Val* k = forceAll(w_, v->sp->arg);
+    if (k->tag == VTag::Lit && LitKind(k->n) == LitKind::Nat) {
+      auto [b, j] = natView(v->sp->prev->arg);
+      return {b, j + k->bits};
+    }
+  }
+  return {v, 0};
+}
+
+Val* Matcher::natPlus(Val* base, uint64_t k) {
+  if (!base) return vLit(w_, LitKind::Nat, k);
+  if (k == 0) return base;
+  int32_t add = w_.axiomEntry(AxiomTable::get().builtin(Builtin::NatAdd));
+  return vApp(w_, vApp(w_, w_.topHead(TopId(add)), base, Icit::Expl), vLit(w_, LitKind::Nat, k),
+              Icit::Expl);
+}
+
+// Unifies the equations (Cockx & Abel's rules): a variable not yet solved
+// is solved by the other side (the solution rule), equal constructors
+// compare their arguments (injectivity), different constructors or
+// literals make the branch impossible (conflict), `n + 1` against `0` too;
+// anything else must be convertible, or the split is stuck. Solutions go
+// into lv_; `why` says what was stuck.
+Matcher::Unified Matcher::unifyAll(Lvl L, std::vector<std::pair<Val*, Val*>> eqs, std::string& why,
+                                   const Cxt& c) {
+  while (!eqs.empty()) {
+    auto [a0, b0] = eqs.back();
+    eqs.pop_back();
+    Val* a = forceAll(w_, current(L, a0));
+    Val* b = forceAll(w_, current(L, b0));
+    auto freeVar = [&](Val* v) {
+      return v->tag == VTag::Rigid && !v->sp && v->n < L && lv_[v->n].val->tag == VTag::Rigid &&
+             lv_[v->n].val->n == v->n && !lv_[v->n].val->sp;
+    };
+    auto occurs = [&](Lvl v, Val* t) {
+      return freeIn(quote(w_, w_.scratch, L, t, QuoteOpts{false, false}), L - 1 - v);
+    };
+    if (freeVar(a) && freeVar(b) && a->n == b->n) continue;
+    // (Of two variables, the later one is solved: a field by what it is.)
+    if (freeVar(a) && freeVar(b) && a->n < b->n) std::swap(a, b);
+    if (freeVar(a) && !occurs(a->n, b)) {
+      lv_[a->n].val = b;
+      solved_.push_back(a->n);
+      continue;
+    }
+    if (freeVar(b) && !occurs(b->n, a)) {
+      lv_[b->n].val = a;
+      solved_.push_back(b->n);
+      continue;
+    }
+    bool conA = a->tag == VTag::Top && w_.tops[a->n].conOf >= 0;
+    bool conB = b->tag == VTag::Top && w_.tops[b->n].conOf >= 0;
+    if (conA && conB) {
+      if (a->n != b->n) return Unified::Conflict;
+      for (Spine *s = a->sp, *t = b->sp; s && t; s = s->prev, t = t->prev)
+        eqs.push_back({s->arg, t->arg});
+      continue;
+    }
+    auto [na, ka] = natView(a);
+    auto [nb, kb] = natView(b);
+    if (!na || ka > 0 || !nb || kb > 0) { // (a Nat in the form k or n + k on a side)
+      uint64_t m = std::min(ka, kb);
+      ka -= m, kb -= m;
+      if (!na && !nb) {
+        if (ka != kb) return Unified::Conflict;
+        continue;
+      }
+      if ((!na && ka == 0 && kb > 0) || (!nb && kb == 0 && ka > 0)) // 0 is no n + 1
+        return Unified::Conflict;
+      if (m > 0) { // n + 1 ≟ m + 1 is n ≟ m
+        eqs.push_back({natPlus(na, ka), natPlus(nb, kb)});
+        continue;
+      }
+    }
+    if (a->tag == VTag::Lit && b->tag == VTag::Lit) {
+      if (show(w_, quote(w_, w_.scratch, L, a, QuoteOpts{false, false})) !=
+          show(w_, quote(w_, w_.scratch, L, b, QuoteOpts{false, false})))
+        return Unified::Conflict;
+      continue;
+    }
+    if (el_.unifier_.unify(L, a, b)) continue;
+    Cxt cl = c;
+    why = fmt::format("{} ≟ {}", el_.showVal(cl, a), el_.showVal(cl, b));
+    return Unified::Stuck;
+  }
+  return Unified::Ok;
+}
+
+// Binds the fields of constructor `con` after c (the branch's context) and
+// unifies x and its type's indices with what con builds.
+Matcher::Unified Matcher::tryConstructor(const Cxt& c, Lvl x, const DataInfo& d,
+                                         const std::vector<Val*>& args, TopId con,
+                                         std::vector<Row>* rows, Branch& br, std::string& why) {
+  Val* cty = w_.topType(con);
+  Val* conVal = w_.topHead(con);
+  for (uint32_t j = 0; j < d.params; ++j) {
+    cty = apply(w_, forceAll(w_, cty), args[j]);
+    conVal = vApp(w_, conVal, args[j], Icit::Impl);
+  }
+  br.c = c;
+  Val* f = forceAll(w_, cty);
+  for (; f->tag == VTag::Pi; f = forceAll(w_, cty)) {
+    Name hint = rows ? fieldHint(*rows, x, con, br.fields.size(), f) : f->name;
+    br.c = bindVar(br.c, hint, f->a);
+    br.fields.push_back(br.c.lvl - 1);
+    br.icits.push_back(f->icit);
+    br.names.push_back(hint);
+    conVal = vApp(w_, conVal, w_.var(br.c.lvl - 1), f->icit);
+    cty = apply(w_, f, w_.var(br.c.lvl - 1));
+  }
+  // x is the constructor, and its indices are the type's.
+  std::vector<std::pair<Val*, Val*>> eqs{{lv_[x].val, conVal}};
+  std::vector<Val*> targetIdx;
+  for (Spine* s = f->sp; s; s = s->prev)
+    targetIdx.insert(targetIdx.begin(), s->arg);
+  for (uint32_t j = d.params; j < args.size() && j < targetIdx.size(); ++j)
+    eqs.push_back({args[j], targetIdx[j]});
+  std::reverse(eqs.begin(), eqs.end()); // (solved from the back: x first)
+  return unifyAll(br.c.lvl, eqs, why, br.c);
+}
+
+// Is x's type one no constructor can build (each one's indices conflict)?
+// Then a branch no clause covers is no missing case (Agda's absurd split).
+bool Matcher::emptyType(const Cxt& c, Lvl x) {
+  Val* v = lv_[x].val;
+  if (v->tag != VTag::Rigid || v->n != x || v->sp || !lv_[x].ty) return false;
+  Val* ty = forceAll(w_, current(c.lvl, lv_[x].ty));
+  const DataInfo* d = ty->tag == VTag::Top ? w_.tops[ty->n].data : nullptr;
+  if (!d) return false;
+  std::vector<Val*> args;
+  for (Spine* s = ty->sp; s; s = s->prev)
+    args.insert(args.begin(), s->arg);
+  for (uint32_t ci = 0; ci < d->nCons; ++ci) {
+    std::vector<Level> saved = lv_;
+    size_t solvedBefore = solved_.size();
+    Branch br;
+    std::string why;
+    Unified u = tryConstructor(c, x, *d, args, d->cons[ci], nullptr, br, why);
+    lv_ = std::move(saved);
+    solved_.resize(solvedBefore);
+    if (u != Unified::Conflict) return false;
+  }
+  return true;
+}
+
 Tm* Matcher::split(const Cxt& c, Val* goal, std::vector<Row>& rows, Lvl x, Raw* at) {
-  Val* ty = forceAll(w_, lv_[x].ty);
+  Val* ty = forceAll(w_, current(c.lvl, lv_[x].ty));
   const DataInfo* d = ty->tag == VTag::Top ? w_.tops[ty->n].data : nullptr;
   Pat first = at ? classify(at) : Pat(Pat::Wild);
   Span where = at ? at->span : whole_;
@@ -435,57 +612,41 @@ Tm* Matcher::split(const Cxt& c, Val* goal, std::vector<Row>& rows, Lvl x, Raw* 
                            el_.showVal(c, ty))
              : fmt::format("a constructor pattern matches a value of a data type, not of {}",
                            el_.showVal(c, ty)));
-  if (d->indices > 0)
-    fail(where, fmt::format("matching on a value of the indexed family '{}' is not supported "
-                               "yet (only data types without indices so far)",
-                               str(w_.tops[ty->n].name)));
   TopId dataId = ty->n;
-  std::vector<Val*> params; // (oldest first)
+  std::vector<Val*> args; // parameters, then indices (oldest first)
   for (Spine* s = ty->sp; s; s = s->prev)
-    params.insert(params.begin(), s->arg);
-  if (first.kind == Pat::Absurd && d->nCons > 0)
-    fail(where,
-         fmt::format("the absurd pattern () needs an empty type, but {} has constructors",
-                     el_.showVal(c, ty)),
-         {fmt::format("the first is '{}'", str(w_.tops[d->cons[0]].name))});
+    args.insert(args.begin(), s->arg);
   Tm* quotedGoal = quote(w_, w_.scratch, c.lvl, goal, QuoteOpts{false, false});
-  bool goalDepends = refinable(goal, quotedGoal, c.lvl, x);
-  if (d->nCons == 0 && !rows.empty()) used_[rows[0].index] = true; // (an absurd clause)
+  bool goalRefinable = refine_ && !hasMeta(w_, quotedGoal);
   std::vector<CaseAlt> alts;
+  std::vector<TopId> possible;
   for (uint32_t ci = 0; ci < d->nCons; ++ci) {
     TopId con = d->cons[ci];
     std::vector<Level> saved = lv_;
-    // The fields: the constructor's type after its parameters.
-    Val* cty = w_.topType(con);
-    Val* conVal = w_.topHead(con);
-    for (Val* p : params) {
-      cty = apply(w_, forceAll(w_, cty), p);
-      conVal = vApp(w_, conVal, p, Icit::Impl);
+    size_t solvedBefore = solved_.size();
+    Branch br;
+    std::string why;
+    Unified u = tryConstructor(c, x, *d, args, con, &rows, br, why);
+    Cxt& c2 = br.c;
+    std::vector<Lvl>& fields = br.fields;
+    std::vector<Icit>& icits = br.icits;
+    std::vector<Name>& names = br.names;
+    Name* ns = w_.perm.array<Name>(names.size());
+    std::copy(names.begin(), names.end(), ns);
+    if (u == Unified::Conflict) { // no value of this type is built by con
+      lv_ = std::move(saved);
+      solved_.resize(solvedBefore);
+      alts.push_back(CaseAlt{con, uint32_t(fields.size()), ns, mkTm(w_.perm, TTag::Irrelevant)});
+      continue;
     }
-    Cxt c2 = c;
-    std::vector<Lvl> fields;
-    std::vector<Icit> icits;
-    std::vector<Name> names;
-    for (Val* f = forceAll(w_, cty); f->tag == VTag::Pi; f = forceAll(w_, cty)) {
-      Name hint = f->name;
-      for (Row& row : rows) // (a row's variable for the field names it)
-        for (auto& [l, p] : row.eqs)
-          if (l == x) {
-            Pat q = classify(p);
-            size_t i = fields.size();
-            if (q.kind == Pat::Con && q.con == con && i < q.args.size() &&
-                q.args[i].first->kind == RKind::Var && q.args[i].second.icit == f->icit)
-              if (classify(q.args[i].first).kind == Pat::Var) hint = as<RVar>(q.args[i].first)->name;
-          }
-      c2 = bindVar(c2, hint, f->a);
-      fields.push_back(c2.lvl - 1);
-      icits.push_back(f->icit);
-      names.push_back(hint);
-      conVal = vApp(w_, conVal, w_.var(c2.lvl - 1), f->icit);
-      cty = apply(w_, f, w_.var(c2.lvl - 1));
-    }
+    if (u == Unified::Stuck)
+      fail(where, fmt::format("cannot match on a value of type {}: whether '{}' builds it is not "
+                              "decided by unification",
+                              el_.showVal(c, ty), str(w_.tops[con].name)),
+           {"stuck on " + why,
+            "the indices of the type must be variables or built by constructors (or n + 1)"});
+    possible.push_back(con);
     Level& xl = lv_[x];
-    xl.val = conVal;
     xl.con = con;
     xl.fields = fields;
     xl.icits = icits;
@@ -501,8 +662,9 @@ Tm* Matcher::split(const Cxt& c, Val* goal, std::vector<Row>& rows, Lvl x, Raw* 
       Pat p = classify(row.eqs[e].second);
       if (p.kind == Pat::Absurd)
         fail(row.eqs[e].second->span,
-             fmt::format("the absurd pattern () needs an empty type, but {} has constructors",
-                         el_.showVal(c, ty)));
+             fmt::format("the absurd pattern () needs an impossible type, but '{}' can build a "
+                         "value of {}",
+                         str(w_.tops[con].name), el_.showVal(c, ty)));
       Row r2 = row;
       if (p.kind == Pat::Con && w_.tops[p.con].conOf != int32_t(dataId))
         fail(row.eqs[e].second->span,
@@ -511,31 +673,45 @@ Tm* Matcher::split(const Cxt& c, Val* goal, std::vector<Row>& rows, Lvl x, Raw* 
                          el_.showVal(c, ty)));
       if (expand(r2, e, p, xl, fields.empty() ? 0 : fields[0])) rows2.push_back(std::move(r2));
     }
-    // What depends on x learns its value: the goal, and the named variables
-    // after x whose types mention it (shadowed by lets of the refined type).
-    Val* goal2 = goalDepends ? eval(w_, envOf(c.lvl), quotedGoal) : goal;
+    // What depends on a solved variable learns its value: the goal, the
+    // types of the variables after it (the named ones are shadowed by lets
+    // of the refined type: a name finds what it is now).
+    Val* goal2 = goalRefinable ? eval(w_, envOf(c.lvl), quotedGoal) : goal;
+    Lvl from = x;
+    for (size_t i = solvedBefore; i < solved_.size(); ++i)
+      from = std::min(from, solved_[i]);
     std::vector<Alias> lets;
     Cxt c3 = c2;
     std::vector<Local*> later;
-    for (Local* l = c.locals; l && l->lvl >= x; l = l->prev)
+    for (Local* l = c2.locals; l && l->lvl >= from; l = l->prev)
       later.push_back(l);
     for (size_t i = later.size(); i-- > 0;) {
       Local* l = later[i];
-      if (!l->visible || l->name == names::underscore) continue;
-      if (l->lvl != x) {
-        Tm* t = quote(w_, w_.scratch, l->lvl, lv_[l->lvl].ty, QuoteOpts{false, false});
-        if (!freeIn(t, l->lvl - 1 - x)) continue;
-        lv_[l->lvl].ty = eval(w_, envOf(l->lvl), t);
+      // (Types are quoted at the whole context's length: a refined type may
+      // mention variables bound after its own.)
+      Val* before = lv_[l->lvl].ty;
+      if (before) lv_[l->lvl].ty = current(c2.lvl, before);
+      bool changed = lv_[l->lvl].val->tag != VTag::Rigid || lv_[l->lvl].val->n != l->lvl;
+      if (!changed && before) {
+        Tm* t = quote(w_, w_.scratch, c2.lvl, before, QuoteOpts{false, false});
+        for (size_t k = solvedBefore; k < solved_.size() && !changed; ++k)
+          changed = freeIn(t, c2.lvl - 1 - solved_[k]);
       }
+      if (!changed || !l->visible || l->name == names::underscore) continue;
       c3 = alias(c3, l->name, l->lvl, lets);
     }
     Tm* body = compile(c3, goal2, std::move(rows2));
     body = wrap(body, lets, c3.lvl);
-    Name* ns = w_.perm.array<Name>(names.size());
-    std::copy(names.begin(), names.end(), ns);
     alts.push_back(CaseAlt{con, uint32_t(fields.size()), ns, body});
     lv_ = std::move(saved);
+    solved_.resize(solvedBefore);
   }
+  if (first.kind == Pat::Absurd && !rows.empty()) used_[rows[0].index] = true;
+  if (first.kind == Pat::Absurd && !possible.empty())
+    fail(where,
+         fmt::format("the absurd pattern () needs an impossible type, but '{}' can build a value "
+                     "of {}",
+                     str(w_.tops[possible[0]].name), el_.showVal(c, ty)));
   Tm* t = mkTm(w_.perm, TTag::Case);
   t->a = w_.varTm(c.lvl - 1 - x);
   t->m = dataId;
@@ -543,6 +719,21 @@ Tm* Matcher::split(const Cxt& c, Val* goal, std::vector<Row>& rows, Lvl x, Raw* 
   t->alts = w_.perm.array<CaseAlt>(alts.size());
   std::copy(alts.begin(), alts.end(), t->alts);
   return t;
+}
+
+// A name for field i of constructor con when x is split: the variable a
+// row's pattern gives it, else the constructor's binder name.
+Name Matcher::fieldHint(std::vector<Row>& rows, Lvl x, TopId con, size_t i, Val* f) {
+  for (Row& row : rows)
+    for (auto& [l, p] : row.eqs)
+      if (l == x) {
+        Pat q = classify(p);
+        if (q.kind == Pat::Con && q.con == con && i < q.args.size() &&
+            q.args[i].first->kind == RKind::Var && q.args[i].second.icit == f->icit &&
+            classify(q.args[i].first).kind == Pat::Var)
+          return as<RVar>(q.args[i].first)->name;
+      }
+  return f->name;
 }
 
 std::string Matcher::showPattern(Lvl l, bool atom) {
@@ -605,6 +796,7 @@ Tm* Matcher::clauses(Cxt& c, RClauses* r, Val* goal) {
   std::vector<std::pair<Name, Icit>> lams;
   Cxt c2 = c;
   start(c, r->n);
+  rootBase_ = c.lvl;
   Val* original = goal;
   size_t bound = 0;
   while (bound < nExpl) {
@@ -675,6 +867,7 @@ Tm* Matcher::caseOf(Cxt& c, RCase* r, Val* goal, bool refine) {
   }
   refine_ = refine;
   whole_ = r->span;
+  rootBase_ = x;
   roots_.push_back({x, Icit::Expl});
   prefix_.clear();
   std::vector<Row> rows;
