@@ -447,8 +447,11 @@ std::pair<Tm*, Val*> Elab::inferVar(Cxt& c, RVar* r) {
   std::vector<TopId> inScope;
   for (TopId id = 0; id < w_.tops.size(); ++id)
     if (w_.lookupTop(w_.tops[id].name) == int32_t(id)) inScope.push_back(id);
-  std::sort(inScope.begin(), inScope.end(),
-            [&](TopId a, TopId b) { return w_.tops[a].seq < w_.tops[b].seq; });
+  // (The user's own names first: on a tie they are the likelier meant.)
+  std::sort(inScope.begin(), inScope.end(), [&](TopId a, TopId b) {
+    const TopEntry &x = w_.tops[a], &y = w_.tops[b];
+    return x.prelude != y.prelude ? !x.prelude : x.seq < y.seq;
+  });
   for (TopId id : inScope)
     consider(w_.tops[id].name);
   std::vector<std::string> notes;
@@ -795,7 +798,7 @@ void Elab::requireSolved(size_t firstMeta) {
     }
     ds.push_back(Diagnostic{
         e.span,
-        fmt::format("unsolved metavariable ?{} ({})", m, e.origin.describe()),
+        fmt::format("unsolved metavariable {} ({})", metaName(w_, MetaId(m)), e.origin.describe()),
         // (zonked: metas solved since it was made show their solutions)
         {"of type: " + show(w_, zonk(w_, w_.scratch, ty, Lvl(ctx.size())), ctx, kShownTermLimit)}});
   }

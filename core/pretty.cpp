@@ -609,7 +609,9 @@ std::string show(const World& w, const Tm* t, std::vector<Name> ctx, size_t limi
 std::string metaName(const World& w, uint32_t m) {
   if (m < w.metas.size() && w.metas[m].origin.kind == MetaOrigin::Goal && w.metas[m].origin.name)
     return "?" + std::string(str(w.metas[m].origin.name));
-  return fmt::format("?{}", m);
+  // (Numbered from the first meta after the prelude's: a message does not
+  // change when the prelude grows.)
+  return fmt::format("?{}", m >= w.preludeMetas ? m - w.preludeMetas : m);
 }
 
 } // namespace thorin

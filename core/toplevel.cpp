@@ -264,7 +264,7 @@ bool TopLevel::loadSource(const std::string& path, std::string text, const std::
 bool TopLevel::completeSignature(std::optional<Entry>& sig, Entry* next) {
   if (next && next->kind == EntryKind::Clauses) {
     if (!sig || sig->name != next->name) {
-      bool defined = w_.lookupTop(next->name) >= 0;
+      bool defined = lastClauses_ == next->name; // (the clauses just before an entry)
       printError(Error(Diagnostic{
           next->nameSpan,
           defined ? fmt::format("this clause of '{}' is separated from its signature and its "
@@ -280,6 +280,7 @@ bool TopLevel::completeSignature(std::optional<Entry>& sig, Entry* next) {
       return false;
     }
     next->kind = EntryKind::Def; // (its term: the clauses, an RClauses)
+    lastClauses_ = next->name;
   }
   if (sig) {
     if (next && next->kind == EntryKind::Def && next->name == sig->name && !next->ty) {

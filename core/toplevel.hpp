@@ -141,6 +141,7 @@ private:
   void elaborate(const Entry& e, bool prelude);
   void define(const Entry& e, bool prelude);
   void defineData(const Entry& e, bool prelude); // data.cpp
+  Name lastClauses_; // the function whose clauses came last (a later clause is separated)
   // eliminator.cpp
   std::string eliminatorText(const Entry& e);
   void defineEliminator(const Entry& e, TopId data, bool prelude);

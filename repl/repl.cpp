@@ -376,7 +376,8 @@ void Repl::cmdOutput(const std::string&) {
   }
   for (size_t m = w.preludeMetas; m < w.metas.size(); ++m) {
     auto& me = w.metas[m];
-    out_ << fmt::format("?{} = {}\n", m, me.solution ? show(w, me.solution) : "(unsolved)");
+    out_ << fmt::format("{} = {}\n", metaName(w, uint32_t(m)),
+                        me.solution ? show(w, me.solution) : "(unsolved)");
   }
 }
 
