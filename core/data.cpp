@@ -84,28 +84,35 @@ std::string negativeOccurrence(World& w, Tm* t, Watch x) {
 void TopLevel::defineData(const Entry& e, bool prelude) {
   w_.beginEntry();
   size_t firstMeta = w_.metas.size();
+  DataDecl d = declareData(e, prelude);
+  finishData(e, d, {d.self}, prelude);
+  reportGoals(firstMeta, d.self);
+}
+
+// The type former: its type checked (parameters, then indices, ending in U)
+// and entered, with no constructors yet.
+TopLevel::DataDecl TopLevel::declareData(const Entry& e, bool prelude) {
+  size_t firstMeta = w_.metas.size();
   Elab el(w_);
   Cxt c;
   Tm* ty = el.check(c, e.ty, vUniverse());
   el.finish();
   el.requireSolved(firstMeta);
-  // Its type: the parameters, then indices, ending in U.
-  Cxt params = c;
+  DataDecl d;
+  d.params = c;
   Val* v = eval(w_, nullptr, ty);
-  std::vector<Tm*> paramTys;
   Tm* rest = ty;
   for (uint32_t i = 0; i < e.params; ++i, rest = rest->b) {
-    paramTys.push_back(rest->a);
+    d.paramTys.push_back(rest->a);
     Val* pv = forceAll(w_, v);
-    params = el.bind(params, pv->name, pv->a);
-    v = apply(w_, pv, w_.var(params.lvl - 1));
+    d.params = el.bind(d.params, pv->name, pv->a);
+    v = apply(w_, pv, w_.var(d.params.lvl - 1));
   }
-  uint32_t indices = 0;
-  Cxt inner = params;
+  Cxt inner = d.params;
   for (v = forceAll(w_, v); v->tag == VTag::Pi;
        v = forceAll(w_, apply(w_, v, w_.var(inner.lvl - 1)))) {
     inner = el.bind(inner, v->name, v->a);
-    ++indices;
+    ++d.indices;
   }
   if (v->tag != VTag::U)
     fail(e.ty->span,
@@ -117,8 +124,14 @@ void TopLevel::defineData(const Entry& e, bool prelude) {
   te.type = ty;
   te.span = e.nameSpan;
   te.prelude = prelude;
-  TopId self = w_.addTop(std::move(te));
+  d.self = w_.addTop(std::move(te));
+  return d;
+}
 
+// The constructors (each strictly positive in every type of `block`, the
+// types declared together), then the eliminator (a type alone, no indices).
+void TopLevel::finishData(const Entry& e, const DataDecl& d, const std::vector<TopId>& block,
+                          bool prelude) {
   std::vector<Name> seen;
   auto* cons = w_.perm.array<uint32_t>(e.cons.size());
   auto* positive = w_.perm.array<bool>(e.params);
@@ -130,19 +143,19 @@ void TopLevel::defineData(const Entry& e, bool prelude) {
       fail(con.nameSpan,
            fmt::format("'{}' is declared twice in the data type '{}'", str(con.name), str(e.name)));
     seen.push_back(con.name);
-    cons[i] = defineConstructor(e, con, self, params, paramTys, indices, prelude, positive);
-    w_.tops[cons[i]].conOf = int32_t(self);
+    cons[i] = defineConstructor(e, con, d.self, d.params, d.paramTys, d.indices, prelude, positive,
+                                block);
+    w_.tops[cons[i]].conOf = int32_t(d.self);
     w_.tops[cons[i]].conIndex = uint32_t(i);
   }
   auto* info = w_.perm.make<DataInfo>();
   info->params = e.params;
-  info->indices = indices;
+  info->indices = d.indices;
   info->nCons = uint32_t(e.cons.size());
   info->cons = cons;
   info->positive = positive;
-  w_.tops[self].data = info;
-  if (indices == 0) defineEliminator(e, self, prelude);
-  reportGoals(firstMeta, self);
+  w_.tops[d.self].data = info;
+  if (d.indices == 0 && block.size() == 1) defineEliminator(e, d.self, prelude);
 }
 
 // One constructor: its type is checked with the parameters bound, and
@@ -151,7 +164,7 @@ void TopLevel::defineData(const Entry& e, bool prelude) {
 // than strictly positively.
 TopId TopLevel::defineConstructor(const Entry& e, const ConDecl& con, TopId self, const Cxt& params,
                                   const std::vector<Tm*>& paramTys, uint32_t indices, bool prelude,
-                                  bool* positive) {
+                                  bool* positive, const std::vector<TopId>& block) {
   size_t firstMeta = w_.metas.size();
   Elab el(w_);
   Cxt c = params;
@@ -168,11 +181,19 @@ TopId TopLevel::defineConstructor(const Entry& e, const ConDecl& con, TopId self
     Watch x;
     x.self = self;
     x.params = e.params;
-    std::string where = t->tag == TTag::Pi ? negativeOccurrence(w_, t->a, x) : "";
+    std::string where;
+    TopId offender = self;
+    for (TopId other : block) { // (each type of a mutual block, this one included)
+      if (!where.empty()) break;
+      x.self = other;
+      where = t->tag == TTag::Pi ? negativeOccurrence(w_, t->a, x) : "";
+      offender = other;
+    }
+    x.self = self;
     if (!where.empty())
       fail(domainSpan(con.ty, arg),
            fmt::format("'{}' is not strictly positive in the constructor '{}': it occurs {}",
-                       str(e.name), str(con.name), where),
+                       str(w_.tops[offender].name), str(con.name), where),
            {"an argument's type may end in the type being declared, or hold it in a parameter "
             "of another data type (`List T`), but not take it as an argument"});
     for (uint32_t i = 0; i < e.params && t->tag == TTag::Pi; ++i) {

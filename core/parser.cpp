@@ -85,14 +85,65 @@ bool Parser::next(Entry& out) {
   entry(out, false);
   if (out.kind == EntryKind::Clauses) {
     moreClauses(out);
-    auto* r = node<RClauses>(RKind::Clauses, out.span);
-    r->fn = out.name;
-    r->n = uint32_t(out.clauses.size());
-    r->clauses = arena_.array<RClause>(out.clauses.size());
-    std::copy(out.clauses.begin(), out.clauses.end(), r->clauses);
-    out.def = r;
+    finishClauses(out);
   }
   return true;
+}
+
+// The clauses as one term (an RClauses).
+void Parser::finishClauses(Entry& out) {
+  auto* r = node<RClauses>(RKind::Clauses, out.span);
+  r->fn = out.name;
+  r->n = uint32_t(out.clauses.size());
+  r->clauses = arena_.array<RClause>(out.clauses.size());
+  std::copy(out.clauses.begin(), out.clauses.end(), r->clauses);
+  out.def = r;
+}
+
+// `mutual` alone on its line, then entries indented under it at one column:
+// data types, signatures, clauses and definitions, checked together.
+void Parser::mutualBlock(Entry& out) {
+  Token m = advance();
+  out.kind = EntryKind::Mutual;
+  out.name = ident(m);
+  out.nameSpan = span(m.begin, m.end);
+  if (at(Tok::Eof))
+    fail(out.nameSpan, "this mutual block is empty",
+         {"indent the data types and definitions that refer to each other under `mutual`"});
+  uint32_t col = column(peek());
+  while (!at(Tok::Eof)) {
+    const Token& t = peek();
+    if (!firstOnLine(t) || column(t) != col)
+      fail(span(t.begin, t.end),
+           fmt::format("this line is indented by {}, the first entry of the mutual block by {}",
+                       column(t), col),
+           {"the entries of a mutual block start their lines at the same column"});
+    size_t end = alternativeEnd(pos_ + 1, col);
+    Entry sub;
+    uint32_t b = t.begin;
+    withLimit(end, [&] {
+      if (atData(false))
+        dataDecl(sub);
+      else if (atClause())
+        clause(sub);
+      else if (at(Tok::Ident) && (peek(1).kind == Tok::Colon || peek(1).kind == Tok::Eq))
+        definition(sub);
+      else
+        unexpected("a data type, a signature, a clause or a definition in the mutual block");
+      if (!at(Tok::Eof)) unexpected("the end of this entry of the mutual block");
+    });
+    sub.span = spanFrom(b);
+    Entry* last = out.block.empty() ? nullptr : &out.block.back();
+    if (sub.kind == EntryKind::Clauses && last && last->kind == EntryKind::Clauses &&
+        last->name == sub.name) {
+      last->clauses.push_back(sub.clauses[0]);
+      last->span.end = sub.span.end;
+    } else {
+      out.block.push_back(std::move(sub));
+    }
+  }
+  for (Entry& sub : out.block)
+    if (sub.kind == EntryKind::Clauses) finishClauses(sub);
 }
 
 // The following entries that are clauses of the same function join it (the
@@ -280,6 +331,9 @@ void Parser::entry(Entry& out, bool repl) {
     directive(out);
   } else if (atData(repl)) {
     dataDecl(out);
+  } else if (at(Tok::Ident) && text(peek()) == "mutual" && !repl &&
+             (peek(1).kind == Tok::Eof || firstOnLine(peek(1)))) {
+    mutualBlock(out);
   } else if (at(Tok::Ident) && (peek(1).kind == Tok::Colon || peek(1).kind == Tok::Eq ||
                                 (peek(1).kind == Tok::Op &&
                                  std::string_view(src_.text).substr(peek(1).begin, 1) == "@" &&
@@ -442,7 +496,7 @@ void Parser::constructors(Entry& out) {
 // The first token from `from` on that is the word `w` outside brackets.
 size_t Parser::findWord(std::string_view w, size_t from) const {
   int depth = 0;
-  for (size_t i = from; i < toks_.size() - 1; ++i) {
+  for (size_t i = from; i < bound(); ++i) {
     Tok k = toks_[i].kind;
     if (k == Tok::LParen || k == Tok::LBrace || k == Tok::LBracket) ++depth;
     if (k == Tok::RParen || k == Tok::RBrace || k == Tok::RBracket) --depth;

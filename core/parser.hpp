@@ -67,6 +67,8 @@ private:
   bool atClause() const;
   void clause(Entry& out);
   void moreClauses(Entry& out);
+  void finishClauses(Entry& out);
+  void mutualBlock(Entry& out);
   bool atCase() const;
   static bool hasAbsurd(Raw* p);
   Raw* caseOf();

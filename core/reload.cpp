@@ -33,8 +33,11 @@ TopLevel::Reuse TopLevel::keepEntry(const Entry& e, const Source* src, uint32_t 
     return id < 0 || size_t(id) >= w_.tops.size() || w_.tops[id].retired;
   };
   if (gone(o.id) || std::any_of(o.more.begin(), o.more.end(), gone)) return Reuse::SameText;
+  auto own = [&](int32_t id) { // (the entry's own names: bound with it below)
+    return id == o.id || std::find(o.more.begin(), o.more.end(), id) != o.more.end();
+  };
   for (auto [n, id] : o.lookups)
-    if (id != o.id && w_.lookupTop(Name{n}) != id) return Reuse::SameText;
+    if (!own(id) && w_.lookupTop(Name{n}) != id) return Reuse::SameText;
 
   w_.bind(TopId(o.id));
   for (int32_t id : o.more)
@@ -76,11 +79,9 @@ void TopLevel::recordEntry(const Entry& e, uint32_t begin, size_t file, bool sam
   EntryRecord r;
   r.begin = begin;
   r.end = e.span.end;
-  r.id = w_.lookupTop(e.name);
-  for (const ConDecl& c : e.cons)
-    r.more.push_back(w_.lookupTop(c.name));
-  if (const DataInfo* d = r.id >= 0 ? w_.tops[r.id].data : nullptr; d && d->elim >= 0)
-    r.more.push_back(d->elim);
+  std::vector<int32_t> ids = definedTops(e);
+  r.id = ids.empty() ? -1 : ids[0];
+  r.more.assign(ids.begin() + (ids.empty() ? 0 : 1), ids.end());
   r.lookups = std::move(lookups);
   r.spansBegin = spansBegin;
   r.spansEnd = uint32_t(w_.spans.size());
@@ -89,24 +90,49 @@ void TopLevel::recordEntry(const Entry& e, uint32_t begin, size_t file, bool sam
   ++report_->total;
   ++report_->rechecked;
   if (sameText) return; // re-checked because something it uses changed
-  std::string name(str(e.name));
+  // (A mutual block is named by its first definition.)
+  int32_t first = staging_[file].entries.back().id;
+  Name key = e.kind == EntryKind::Mutual && first >= 0 ? w_.tops[first].name : e.name;
+  std::string name(str(key));
   auto it = old_.find(staging_[file].watched);
   bool existed = it != old_.end() &&
                  std::any_of(it->second.rec->entries.begin(), it->second.rec->entries.end(),
-                             [&](const EntryRecord& o) { return w_.tops[o.id].name == e.name; });
+                             [&](const EntryRecord& o) { return w_.tops[o.id].name == key; });
   auto& list = existed ? report_->changed : report_->added;
   if (std::find(list.begin(), list.end(), name) == list.end()) list.push_back(name);
 }
 
 // Definition order, for :browse and :out: the entry's definition, or a data
 // type and then its constructors.
-void TopLevel::walkEntry(const Entry& e) {
+// The entries a definition made: itself; a data type's constructors and
+// eliminator; everything a mutual block declares.
+std::vector<int32_t> TopLevel::definedTops(const Entry& e) {
+  std::vector<int32_t> ids;
+  if (e.kind == EntryKind::Mutual) {
+    for (const Entry& sub : e.block)
+      if (sub.kind != EntryKind::Def && sub.kind != EntryKind::Clauses) // (defined by a signature)
+        for (int32_t id : definedTops(sub))
+          ids.push_back(id);
+    for (const Entry& sub : e.block) // (a definition without a signature)
+      if (sub.kind == EntryKind::Def &&
+          (sub.ty || std::none_of(e.block.begin(), e.block.end(), [&](const Entry& s) {
+            return s.kind == EntryKind::Signature && s.name == sub.name;
+          })))
+        ids.push_back(w_.lookupTop(sub.name));
+    return ids;
+  }
   int32_t id = w_.lookupTop(e.name);
-  walk_.push_back(TopId(id));
+  ids.push_back(id);
   for (const ConDecl& c : e.cons)
-    walk_.push_back(TopId(w_.lookupTop(c.name)));
+    ids.push_back(w_.lookupTop(c.name));
   if (const DataInfo* d = id >= 0 ? w_.tops[id].data : nullptr; d && d->elim >= 0)
-    walk_.push_back(TopId(d->elim));
+    ids.push_back(d->elim);
+  return ids;
+}
+
+void TopLevel::walkEntry(const Entry& e) {
+  for (int32_t id : definedTops(e))
+    walk_.push_back(TopId(id));
 }
 
 void TopLevel::undoMoves() {

@@ -151,6 +151,7 @@ template <class T> T* as(Raw* r) { return static_cast<T*>(r); }
 enum class EntryKind : uint8_t {
   Def,
   Clauses, // `f p₁ … pₙ = t` lines (one entry): completed by the signature before them
+  Mutual,  // `mutual` and the entries indented under it, checked together
   Data, // `data T tel : A where` and its constructors
   Signature,
   Import,
@@ -165,7 +166,8 @@ enum class EntryKind : uint8_t {
 
 /// Does an entry of this kind add definitions to the world (and so stay)?
 inline bool makesDefinitions(EntryKind k) {
-  return k == EntryKind::Def || k == EntryKind::Postulate || k == EntryKind::Data;
+  return k == EntryKind::Def || k == EntryKind::Postulate || k == EntryKind::Data ||
+         k == EntryKind::Mutual;
 }
 
 /// A constructor of a `data` declaration: `name : type` on a line of its own.
@@ -194,6 +196,7 @@ struct Entry {
   uint32_t params = 0;
   std::vector<ConDecl> cons;
   std::vector<RClause> clauses; // Clauses
+  std::vector<Entry> block;     // Mutual: its entries (signatures, data types, definitions)
 };
 
 } // namespace thorin

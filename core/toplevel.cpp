@@ -323,6 +323,7 @@ void TopLevel::elaborate(const Entry& e, bool prelude) {
   case EntryKind::Def:
   case EntryKind::Postulate: define(e, prelude); break;
   case EntryKind::Data: defineData(e, prelude); break;
+  case EntryKind::Mutual: defineMutual(e, prelude); break;
   case EntryKind::Check: showQuery(e.def, Show::Type); break;
   case EntryKind::Nf: showQuery(e.def, Show::NormalForm); break;
   case EntryKind::Eval: evalQuery(e.def); break;
@@ -336,7 +337,7 @@ void TopLevel::elaborate(const Entry& e, bool prelude) {
   }
 }
 
-void TopLevel::define(const Entry& e, bool prelude) {
+void TopLevel::define(const Entry& e, bool prelude, int32_t declared) {
   w_.beginEntry();
   size_t firstMeta = w_.metas.size();
   Elab el(w_);
@@ -346,12 +347,16 @@ void TopLevel::define(const Entry& e, bool prelude) {
   Tm* def = nullptr;
   const Axiom* axiom = nullptr;
   int32_t self = -1; // a definition with a signature is in scope in its own body
-  int32_t shadowed = w_.lookupTop(e.name);
+  int32_t shadowed = declared >= 0 ? -1 : w_.lookupTop(e.name);
   if (e.kind == EntryKind::Postulate) {
     bool isAxiom = declaresAxiom(e);
     ty = el.check(c, e.ty, vUniverse());
     el.finish();
     if (isAxiom) axiom = bindAxiom(e, ty);
+  } else if (declared >= 0) { // (its signature, in a mutual block)
+    self = declared;
+    ty = w_.tops[TopId(self)].type;
+    def = el.check(c, e.def, eval(w_, nullptr, ty));
   } else if (e.ty) {
     ty = el.check(c, e.ty, vUniverse());
     el.finish(); // (the body is checked against a type without open literals)

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "diagnostic.hpp"
+#include "elab.hpp"
 #include "runner.hpp"
 #include "syntax.hpp"
 #include "world.hpp"
@@ -139,8 +140,19 @@ private:
   bool runEntry(const Entry& e, bool prelude);
   bool completeSignature(std::optional<Entry>& sig, Entry* next);
   void elaborate(const Entry& e, bool prelude);
-  void define(const Entry& e, bool prelude);
+  /// `declared`: the entry's type was checked and entered before (a mutual block).
+  void define(const Entry& e, bool prelude, int32_t declared = -1);
   void defineData(const Entry& e, bool prelude); // data.cpp
+  struct DataDecl {
+    TopId self = 0;
+    Cxt params;
+    std::vector<Tm*> paramTys;
+    uint32_t indices = 0;
+  };
+  DataDecl declareData(const Entry& e, bool prelude);
+  void finishData(const Entry& e, const DataDecl& d, const std::vector<TopId>& block, bool prelude);
+  void defineMutual(const Entry& e, bool prelude); // mutual.cpp
+  std::vector<int32_t> definedTops(const Entry& e); // reload.cpp
   Name lastClauses_; // the function whose clauses came last (a later clause is separated)
   // eliminator.cpp
   std::string eliminatorText(const Entry& e);
@@ -157,7 +169,7 @@ public:
 private:
   TopId defineConstructor(const Entry& e, const ConDecl& con, TopId self, const struct Cxt& params,
                           const std::vector<Tm*>& paramTys, uint32_t indices, bool prelude,
-                          bool* positive);
+                          bool* positive, const std::vector<TopId>& block);
   void showQuery(Raw* r, Show what);
   /// The normal form of the closed term `t : ty` (see Runner::normalize).
   Tm* normalForm(Tm* t, Val* ty);
