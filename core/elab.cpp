@@ -749,6 +749,7 @@ std::pair<Tm*, Val*> Elab::infer(Cxt& c, Raw* r) {
     fail(r->span, "the absurd pattern () is only allowed in a pattern",
          {"`()` stands for a value of an empty type, which cannot exist"});
   case RKind::Clauses: fail(r->span, "clauses need a signature before them");
+  case RKind::Dot: fail(r->span, "a dot pattern .(t) is only allowed in a pattern");
   case RKind::BinOp: return elabBinOp(c, as<RBinOp>(r), nullptr);
   case RKind::Array: return elabArray(c, as<RArray>(r), nullptr);
   case RKind::Known: {

@@ -28,13 +28,14 @@ namespace {
 struct Row {
   std::vector<std::pair<Lvl, Raw*>> eqs;
   std::vector<std::pair<Raw*, Lvl>> vars; // pattern variables (RVar) bound so far
+  std::vector<std::pair<Raw*, Lvl>> dots; // dot patterns (RDot), checked at the leaf
   RClause* clause;
   uint32_t index;
 };
 
 // A pattern taken apart.
 struct Pat {
-  enum Kind { Var, Wild, Con, Absurd, Lit };
+  enum Kind { Var, Wild, Con, Absurd, Lit, Dot };
   explicit Pat(Kind k) : kind(k) {}
   Kind kind;
   TopId con = 0;
@@ -178,6 +179,7 @@ Pat Matcher::classify(Raw* p) {
   switch (p->kind) {
   case RKind::Hole: return r;
   case RKind::Absurd: r.kind = Pat::Absurd; return r;
+  case RKind::Dot: r.kind = Pat::Dot; return r;
   case RKind::Var: {
     Name x = as<RVar>(p)->name;
     if (x == names::underscore) return r;
@@ -234,7 +236,8 @@ Tm* Matcher::compile(Cxt c, Val* goal, std::vector<Row> rows) {
     for (size_t e = 0; e < row.eqs.size();) {
       Pat p = classify(row.eqs[e].second);
       if (p.kind == Pat::Var) row.vars.push_back({row.eqs[e].second, row.eqs[e].first});
-      if (p.kind == Pat::Var || p.kind == Pat::Wild)
+      if (p.kind == Pat::Dot) row.dots.push_back({row.eqs[e].second, row.eqs[e].first});
+      if (p.kind == Pat::Var || p.kind == Pat::Wild || p.kind == Pat::Dot)
         row.eqs.erase(row.eqs.begin() + long(e));
       else
         ++e;
@@ -342,6 +345,15 @@ Tm* Matcher::leaf(const Cxt& c, Val* goal, Row& row) {
         fail(v->span, fmt::format("the variable '{}' is bound twice in this clause", str(v->name)),
              {"each variable of a pattern is bound once; use `_` or another name"});
     c2 = alias(c2, v->name, row.vars[i].second, lets);
+  }
+  for (auto& [p, l] : row.dots) { // what the term says must be what matching forced
+    Raw* t = as<RDot>(p)->t;
+    Val* v = el_.evalIn(c2, el_.check(c2, t, lv_[l].ty));
+    if (!el_.unifier_.unify(c2.lvl, v, lv_[l].val))
+      fail(p->span,
+           fmt::format("the dot pattern is {}, but the other patterns force {} here",
+                       el_.showVal(c2, v), el_.showVal(c2, lv_[l].val)),
+           {"a dot pattern .(t) states what the value must be; use a variable or `_` to bind it"});
   }
   if (!row.clause->rhs)
     fail(row.clause->lhs->span, "this clause has no right-hand side, but none of its patterns is absurd",
@@ -818,7 +830,7 @@ Tm* Matcher::clauses(Cxt& c, RClauses* r, Val* goal) {
   }
   std::vector<Row> rows;
   for (uint32_t i = 0; i < r->n; ++i) {
-    Row row{{}, {}, &r->clauses[i], i};
+    Row row{{}, {}, {}, &r->clauses[i], i};
     size_t k = 0;
     for (auto& [lvl, icit] : roots_) {
       if (k < pats[i].size()) {
@@ -872,7 +884,7 @@ Tm* Matcher::caseOf(Cxt& c, RCase* r, Val* goal, bool refine) {
   prefix_.clear();
   std::vector<Row> rows;
   for (uint32_t i = 0; i < r->n; ++i)
-    rows.push_back(Row{{{x, r->alts[i].lhs}}, {}, &r->alts[i], i});
+    rows.push_back(Row{{{x, r->alts[i].lhs}}, {}, {}, &r->alts[i], i});
   Tm* body = rows.empty() ? split(c2, goal, rows, x, nullptr) : compile(c2, goal, std::move(rows));
   reportCoverage(r->span, r->n, r->alts);
   if (!let) return body;

@@ -920,6 +920,13 @@ Raw* Parser::application() {
       expect(Tok::RBrace, "'}'");
     } else if (at(Tok::Lambda) || at(Tok::Let) || at(Tok::If)) {
       arg = term();
+    } else if (inPattern_ && at(Tok::Dot) && attached(peek(), peek(1)) &&
+               (peek(1).kind == Tok::LParen || peek(1).kind == Tok::Ident)) {
+      uint32_t db = advance().begin; // `.(t)`, `.x`: a dot pattern
+      auto* d = node<RDot>(RKind::Dot, span(db, db));
+      d->t = atom();
+      d->span = spanFrom(db);
+      arg = d;
     } else if (inPattern_ && atOp("-") && peek(1).kind == Tok::Number && attached(peek(), peek(1))) {
       uint32_t nb = advance().begin; // (`f -1` in a pattern: a negative literal)
       arg = node<RLit>(RKind::Number, span(nb, advance().end));

@@ -494,6 +494,10 @@ struct RawPrinter {
     }
     case RKind::Known: out += "?" + std::string(str(static_cast<const RKnown*>(r)->name)); break;
     case RKind::Absurd: out += "()"; break;
+    case RKind::Dot:
+      out += ".";
+      print(static_cast<const RDot*>(r)->t, PAtom);
+      break;
     case RKind::Case:
     case RKind::Clauses: { // (one line, as a core case prints)
       auto* c = static_cast<const RCase*>(r);

@@ -39,7 +39,8 @@ enum class RKind : uint8_t {
   Known,   // ?x in a partial-evaluation filter
   Case,    // case e of alternatives
   Clauses, // a definition by clauses (the entries `f p₁ … pₙ = t` after `f : A`)
-  Absurd   // `()` in a pattern
+  Absurd,  // `()` in a pattern
+  Dot      // `.(t)` or `.x` in a pattern: the value other patterns force
 };
 enum class ProjKind : uint8_t { Fst, Snd, Field };
 
@@ -132,6 +133,9 @@ struct RClause {
   Raw* lhs;
   Raw* rhs;
   Span span; // the whole clause
+};
+struct RDot : Raw {
+  Raw* t;
 };
 struct RCase : Raw {
   Raw* scrut;
