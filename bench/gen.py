@@ -8,6 +8,21 @@ DIR/agda/NAME.agda, DIR/idris/NAME.idr. The same definitions are checked by
 each system (Agda runs with --type-in-type; Idris 2 has Type : Type). With
 --big also stlcSmall1M (thorin only, ~50 MB). Generated files are not
 committed; this script is.
+
+The Church-encoded workloads are written once in thorin syntax
+(workloads.py) and translated; the data type ones (stlcData, stlcData10k)
+are written once per system (workloads.STLC_DATA, _AGDA, _IDRIS), the 10k
+file repeating the block with every top-level name and constructor renamed.
+
+The Idris 2 files (for `idris2 --no-prelude --check`; tried with Idris 2
+0.8.0) start with `%unbound_implicits off`: Idris 2 otherwise binds a
+lower-case name in an argument position of a signature as a fresh implicit
+even when a global of that name exists (`nat : uTy` would not mean the
+global `nat`); the translation binds its implicits explicitly. And an
+equation whose signature has a hole (`_`, as in TreeConvM) is checked inside
+a body, `conv : Type` / `conv = let c : TYPE = refl in Type`: Idris 2 binds
+the holes of a signature as implicits before the body is checked ("Can't
+bind implicit … of type uT").
 """
 import argparse
 import os
@@ -108,16 +123,94 @@ def agda_file(module, src):
     return "\n".join(lines)
 
 
+IDRIS_HEADER = "%unbound_implicits off\n\n"
+
+
+def has_hole(ity):
+    """Whether an Idris type has a hole (`_`) left for a body to solve: not
+    the type of a binder (`{uG, uA : _}`, solved by the signature itself) nor
+    a λ's anonymous argument."""
+    ity = re.sub(r":\s*_\s*[})]", ":)", ity)
+    ity = re.sub(r"\\[^=]*=>", "", ity)
+    return re.search(r"(?<![\w'])_(?![\w'])", ity) is not None
+
+
 def idris_file(src):
-    lines = []
+    lines = [IDRIS_HEADER.rstrip("\n"), ""]
     for name, ty, tm in entries(src):
         iname = to_idris_term(name)
         imps, tm = split_implicit_lambdas(tm)
+        ity = to_idris_term(ty)
+        if has_hole(ity):
+            # Checked inside a body, where the hole is solved by the term.
+            assert not imps, name
+            lines.append(f"{iname} : Type")
+            lines.append(f"{iname} = let c : {ity} = {to_idris_term(tm)} in Type")
+            lines.append("")
+            continue
         lhs = iname + "".join(" {" + to_idris_term(i) + "}" for i in imps)
-        lines.append(f"{iname} : {to_idris_term(ty)}")
+        lines.append(f"{iname} : {ity}")
         lines.append(f"{lhs} = {to_idris_term(tm)}")
         lines.append("")
     return "\n".join(lines)
+
+
+# ---------------------------------------------------------------------------
+# Workloads written once per system (the data types): renaming for the
+# scaled copies, and the file of each system
+
+def defined_names(src):
+    """The names a hand-written source defines (any of the three systems):
+    the first word of each line in column 0 (a signature, a clause, a
+    definition), the name after `data`, and the constructors (the indented
+    `name :` lines under a `data … where`)."""
+    names, in_data = [], False
+    for line in src.splitlines():
+        if not line.strip() or line.startswith(("--", "%", "{-")):
+            continue
+        if not line[0].isspace():
+            in_data = line.startswith("data ")
+            m = re.match(r"(?:data\s+)?([^\s:(]+)", line)
+            names.append(m.group(1))
+        elif in_data:
+            m = re.match(r"\s+([^\s:]+)\s*:", line)
+            if m:
+                names.append(m.group(1))
+    return list(dict.fromkeys(names))
+
+
+def rename_names(src, names, suffix):
+    """`src` with each of `names` (as a whole word) suffixed: an α-equivalent
+    copy whose top-level names are fresh."""
+    pat = re.compile(r"(?<![\w'])(" + "|".join(map(re.escape, sorted(names, key=len, reverse=True)))
+                     + r")(?![\w'])")
+    return pat.sub(lambda m: m.group(1) + suffix, src)
+
+
+def scaled_copies(src, copies):
+    names = defined_names(src)
+    return "\n".join(rename_names(src, names, f"'{i}") for i in range(copies))
+
+
+def handwritten():
+    """name → {system: text} for the workloads written once per system (the
+    thorin text is workloads()'s template). The 10k file has as many copies
+    of the block in every system as the thorin text needs for ~10k lines."""
+    copies = -(-10000 // len(W.STLC_DATA.strip().splitlines()))
+    texts = {"thorin": W.STLC_DATA, "agda": W.STLC_DATA_AGDA, "idris": W.STLC_DATA_IDRIS}
+    return {
+        "stlcData": texts,
+        "stlcData10k": {s: scaled_copies(t, copies) for s, t in texts.items()},
+    }
+
+
+def peer_file(name, system, text):
+    """The file of a hand-written workload for `system`."""
+    if system == "agda":
+        return f"module {name} where\n\n" + text.strip("\n") + "\n"
+    if system == "idris":
+        return IDRIS_HEADER + text.strip("\n") + "\n"
+    return thorin_file(text)
 
 
 # ---------------------------------------------------------------------------
@@ -154,6 +247,8 @@ def workloads(big=False):
         # the hole at the leaves is solved during the conversion check
         ws[f"TreeConvM{d}"] = (trees + f"\nconv : Eq Tree (fullTree n{d}) (λ T l nd. n{d} T (λ t. nd t t) _) = refl\n", all3)
         ws[f"ForceTree{d}"] = (trees + f"\nforce : Eq Bool (forceTree (fullTree n{d})) true = refl\n", all3)
+    for name, texts in handwritten().items():
+        ws[name] = (texts["thorin"], all3)
     ws["idTest"] = (W.ID_TEST + "\nidTest : {A : U} → A → A\n  = " + " ".join(["id"] * 40) + "\n", all3)
     lets = "".join(f"  let x{i + 1} = dup x{i};\n" for i in range(30))
     ws["pairTest"] = (W.PAIR_TEST + "\npairTest : U\n  = let x0 = dup U;\n" + lets + "  U\n", all3)
@@ -189,6 +284,7 @@ def wrong_variants():
         "idTest": W.ID_TEST + "\nidTest : {A : U} → A → A → A\n  = " + " ".join(["id"] * 40) + "\n",
         "pairTest": W.PAIR_TEST + "\npairTest : U → U\n  = let x0 = dup U;\n" + lets + "  U\n",
         "vecTest960": W.CHURCH + W.VEC + "\nvecTest : Vec U (suc zero)\n  = " + "vcons U (" * 960 + "vnil" + ")" * 960 + "\n",
+        "stlcData": W.STLC_DATA + "\nwrong : Eq N (run (app fact (suc t3))) n12 = refl\n",
     }
 
 
@@ -200,15 +296,19 @@ def nf_workloads():
 
 def write(out, big=False):
     paths = {}
+    hand = handwritten()
     for name, (src, systems) in workloads(big).items():
         for sys_ in systems:
             ext = {"thorin": "thorin", "agda": "agda", "idris": "idr"}[sys_]
             d = os.path.join(out, sys_)
             os.makedirs(d, exist_ok=True)
             p = os.path.join(d, f"{name}.{ext}")
-            text = {"thorin": lambda: thorin_file(src),
-                    "agda": lambda: agda_file(name, src),
-                    "idris": lambda: idris_file(src)}[sys_]()
+            if name in hand:
+                text = peer_file(name, sys_, hand[name][sys_])
+            else:
+                text = {"thorin": lambda: thorin_file(src),
+                        "agda": lambda: agda_file(name, src),
+                        "idris": lambda: idris_file(src)}[sys_]()
             with open(p, "w", encoding="utf-8") as f:
                 f.write(text)
             paths[(name, sys_)] = p

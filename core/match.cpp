@@ -33,6 +33,14 @@ struct Row {
   uint32_t index;
 };
 
+// Where the row matches variable x (eqs.size(): nowhere).
+size_t eqAt(const Row& row, Lvl x) {
+  size_t e = 0;
+  while (e < row.eqs.size() && row.eqs[e].first != x)
+    ++e;
+  return e;
+}
+
 // A pattern taken apart.
 struct Pat {
   enum Kind { Var, Wild, Con, Absurd, Lit, Dot };
@@ -267,9 +275,7 @@ Tm* Matcher::litBranch(const Cxt& c, Val* goal, std::vector<Row>& rows, Lvl x, b
   std::vector<Level> saved = lv_;
   std::vector<Row> rows2;
   for (Row& row : rows) {
-    size_t e = 0;
-    while (e < row.eqs.size() && row.eqs[e].first != x)
-      ++e;
+    size_t e = eqAt(row, x);
     if (e == row.eqs.size()) {
       rows2.push_back(row);
       continue;
@@ -664,9 +670,7 @@ Tm* Matcher::split(const Cxt& c, Val* goal, std::vector<Row>& rows, Lvl x, Raw* 
     xl.icits = icits;
     std::vector<Row> rows2;
     for (Row& row : rows) {
-      size_t e = 0;
-      while (e < row.eqs.size() && row.eqs[e].first != x)
-        ++e;
+      size_t e = eqAt(row, x);
       if (e == row.eqs.size()) {
         rows2.push_back(row);
         continue;
@@ -872,7 +876,9 @@ Tm* Matcher::caseOf(Cxt& c, RCase* r, Val* goal, bool refine) {
   bool let = s->tag != TTag::Var;
   if (let) {
     c2 = el_.define(c, names::underscore, s, el_.evalIn(c, s), sty);
-    lv_.push_back(Level(c2.env->v, sty));
+    // (For matching, the value is a fresh variable that the split solves:
+    // `case g n of …` on a call that does not compute, as on a variable.)
+    lv_.push_back(Level(w_.var(c.lvl), sty));
     x = c.lvl;
   } else {
     x = c.lvl - 1 - s->n;

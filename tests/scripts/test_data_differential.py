@@ -21,8 +21,10 @@ The programs are written in batches of K per file and each file is run as
   THORIN run --jit=baseline --jit-threshold 2 FILE
   THORIN check FILE
 The five standard outputs must be equal to each other and to the model's,
-with exit status 0 and no warning on stderr (the generator writes no
-unreachable clause). On a mismatch every failing file is listed (whether
+with exit status 0, and stderr must have no warning about a clause of a
+definition (the generator writes no unreachable clause and makes every
+definition by clauses total; thorin may warn about an alternative of a
+`case` that a scrutinee it knows never reaches). On a mismatch every failing file is listed (whether
 the modes agree with each other: if not, it is a JIT bug); the first two
 failing files (those where the modes disagree first) are split into single
 programs and single directives with the declarations and definitions they
@@ -30,8 +32,11 @@ need, and the smallest failing program (again preferring a disagreement
 between modes) is printed with the five outputs and the expected one.
 Exit status 1 on any failure.
 
-Switches in data_programs.py leave out what a known thorin bug breaks; each
-is named in the output when it is off.
+Switches in data_programs.py (SWITCHES below) leave out what a known thorin
+bug breaks; the test names those that are off, and `--with SWITCH` (or
+`--with all`) generates the feature again, to check a fix. Default: 150 programs in
+files of 25 (a Release build: about a minute on two cores, most of it
+--jit=eager compiling every definition), an eighth under the sanitizers.
 """
 import argparse
 import concurrent.futures
@@ -58,7 +63,8 @@ MODES = [
 # compiles every definition; several times slower under ASan).
 BATCH_TIMEOUT = 240
 SINGLE_TIMEOUT = 30          # for one program
-SWITCHES = ["ELIM_FIELD_NAMES_LIKE_GENERATED", "CASE_ON_OPEN_TERMS", "NUMBER_CASE_ON_UNSOLVED_TYPE"]
+SWITCHES = ["ELIM_FIELD_NAMES_LIKE_GENERATED", "CASE_ON_OPEN_TERMS", "NUMBER_CASE_ON_UNSOLVED_TYPE",
+            "CASE_ON_COMPUTING_CLOSED_TERMS"]
 
 
 def run(exe, args, path, timeout):
@@ -202,15 +208,19 @@ def failing_programs(runner, batches, failing, limit=2):
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("thorin")
-    ap.add_argument("--count", type=int, help="programs (default 400; an eighth sanitized)")
+    ap.add_argument("--count", type=int, help="programs (default 150; an eighth sanitized)")
     ap.add_argument("--seed", default="20261128")
-    ap.add_argument("--per-file", type=int, default=40)
+    ap.add_argument("--per-file", type=int, default=25)
     ap.add_argument("--jobs", type=int, default=min(os.cpu_count() or 2, 4))
     ap.add_argument("--keep", help="write the batch files into this directory and keep them")
+    ap.add_argument("--with", dest="switches", action="append", default=[], choices=SWITCHES + ["all"],
+                    help="generate a feature a switch leaves out (to check a fix); repeatable")
     a = ap.parse_args()
     exe = os.path.abspath(a.thorin)
+    for sw in SWITCHES if "all" in a.switches else a.switches:
+        setattr(data_programs, sw, True)
     if a.count is None:
-        a.count = thorin.scaled(exe, 400)
+        a.count = thorin.scaled(exe, 150)
 
     t0 = time.monotonic()
     progs = data_programs.generate(a.count, a.seed)
@@ -261,8 +271,9 @@ def main():
             report(f"smallest failing program ({title})", text, res, expected)
         else:
             report_batch(paths[failing[0]], batches[failing[0]], results[paths[failing[0]]])
+        switches = "".join(f" --with {sw}" for sw in SWITCHES if getattr(data_programs, sw))
         print(f"reproduce: {os.path.basename(sys.argv[0])} THORIN --count {a.count} --seed {a.seed} "
-              f"--per-file {a.per_file} --keep DIR")
+              f"--per-file {a.per_file}{switches} --keep DIR")
         return 1
     finally:
         if not a.keep:

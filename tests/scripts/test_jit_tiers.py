@@ -131,10 +131,10 @@ fib : I64 → I64 = λ n. if n < 2 then n else fib (n - 1) + fib (n - 2)
 :eval fib 10
 :eval fib 10
 :llvm fib
-:llvm nothing
+:llvm noSuchName
 """)
     expect("define i64 @" in out and "fib.w(i64" in out, ":llvm prints the IR with a worker", out)
-    expect("'nothing' is not defined" in out, ":llvm of an unknown name", out)
+    expect("'noSuchName' is not defined" in out, ":llvm of an unknown name", out)
     # fib's worker is unrolled four levels deep: tail-call elimination leaves
     # one self-call in a loop, a copy of the body inlined there brings its own
     # loop (its own stack check) with one call, where the next copy goes; the

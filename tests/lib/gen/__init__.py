@@ -30,6 +30,11 @@ The families (each deterministic by seed):
   arrays.py     arrays shared and set (variables read again, lets, pairs,
                 rows, closures, loops), with the output of the copying
                 semantics (test_inplace_differential.py)
+  data_programs.py
+                `data` declarations, definitions by clauses, `case`, the
+                generated eliminators and polymorphic functions over them,
+                with a model of pattern matching for the output of `.eval`
+                and `.nf` (test_data_differential.py)
 
 __main__.py and samples.py print programs of each family:
 `python3 tests/lib/gen --help`.

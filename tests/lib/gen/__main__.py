@@ -4,7 +4,8 @@
   python3 tests/lib/gen --out DIR [--per-file K] ...        write batch files DIR/batch_NNN.thorin
                                                             and DIR/batch_NNN.expected
   python3 tests/lib/gen --family F [--count N] [--seed S]   programs of family F (loops, words,
-                                                            church, multifile), as the tests make them
+                                                            church, multifile, arrays, data), as the
+                                                            tests make them
 """
 import argparse
 import os

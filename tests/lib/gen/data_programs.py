@@ -45,13 +45,16 @@ as its constructor applied to its explicit fields (`cons -1 (cons 2 nil)`),
 
 Pattern matrices: clauses no earlier clauses make unreachable, and a
 final catch-all only when the others are not exhaustive (Maranget's
-usefulness, in Python), so thorin warns about nothing: the test checks
-that too.
+usefulness, in Python), so thorin must find every definition by clauses
+total and warn about none of its clauses: the test checks that too. (An
+alternative of a `case` may draw a warning: thorin also counts those that a
+scrutinee it knows the value of never reaches.)
 
 Switches that exclude a feature because of a known thorin bug (each named
 in test_data_differential.py's report) are the module-level constants
 below, all True when every bug is fixed.
 """
+import gc
 import re
 import sys
 import threading
@@ -61,7 +64,7 @@ from .entries import Line
 from .model import OutOfBudget, Reject
 from .rng import Rng
 from .semantics import binop
-from .terms import L_APP, L_ATOM, L_OPEN, App, BinOp, If, Lit, Node, Proj, Tuple, Var
+from .terms import L_APP, L_ATOM, L_OPEN, L_OR, App, BinOp, If, Lit, Node, Proj, Tuple, Var
 from .ty import BOOL, I64, NAT, T_APP, T_ARROW, T_ATOM, Base, Fun, Pair, Ty, TVar
 
 # ---- switches (True: the feature is generated)
@@ -75,17 +78,18 @@ from .ty import BOOL, I64, NAT, T_APP, T_ARROW, T_ATOM, Base, Fun, Pair, Ty, TVa
 # applied to an argument, but it is not a function", one named `left` with
 # "a constructor pattern matches a value of a data type, not of Nat".
 ELIM_FIELD_NAMES_LIKE_GENERATED = False
-# `case` on a term whose value may be stuck when the definition is
-# elaborated: a call or operator on local variables (`case tl xs of …`), an
-# `if` on one, a variable `let`-bound to such a term. Bug: the matcher
+# `case` with constructor patterns on a term whose value may be stuck when
+# the definition is elaborated: a call on local variables (`case tl xs of
+# …`), an `if` on one, a variable `let`-bound to such a term (patterns of
+# numbers, strings and Bool are fine on any term). Bug: the matcher
 # (core/match.cpp, caseOf/split) unifies the scrutinee's value with each
 # constructor and fails with "cannot match on a value of type List Nat:
 # whether 'nil' builds it is not decided by unification" unless the value
 # is a variable or built by a constructor; also when a closed scrutinee's
 # value is stuck on a literal whose type is decided at the end of the
 # definition (`case f (some 42) of …`, 42 checked against `?A`). With the
-# switch off, a scrutinee is a variable not let-bound to such a term, or a
-# closed term whose literals' types are known (`(42 : Nat)`).
+# switch off, a scrutinee of a data type is a variable not let-bound to such
+# a term, or a closed term whose literals' types are known (`(42 : Nat)`).
 CASE_ON_OPEN_TERMS = False
 # `case` with number patterns on a scrutinee whose type is still a
 # metavariable when the case is elaborated (`case (case 1 of { _ → 7 }) of
@@ -96,11 +100,21 @@ CASE_ON_OPEN_TERMS = False
 # With the switch off, a scrutinee that is not a variable is annotated
 # (`(… : Nat)`) when the patterns have numbers.
 NUMBER_CASE_ON_UNSOLVED_TYPE = False
+# `case` on a closed term that takes computing to reach a constructor
+# (`case revOnto xs nil of …`). Bug: elaborating the case takes time and
+# memory exponential in the computation (the elaborator's evaluation of the
+# scrutinee, core/match.cpp): 40 s and 4.6 GB for reversing a list of 14,
+# while `.nf revOnto xs nil` is instant. With the switch off, a closed
+# scrutinee of a data type calls no recursive definition (nor one that calls
+# one) and no eliminator, and no variable let-bound to such a term is one.
+CASE_ON_COMPUTING_CLOSED_TERMS = False
 
 STRING = Base("String")
 IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_']*")
 BINDERS = re.compile(r"[A-Za-z_][A-Za-z0-9_']*( [A-Za-z_][A-Za-z0-9_']*)+")
-STRINGS = ["", "a", "ab", "hi", "thorin", "x y", "zz"]
+STRINGS = ["", "a", "ab", "hi", "thorin", "x y", "zz", "a\nb", "q\"", "t\tab", "back\\"]
+BIG_NATS = [(1 << 63) - 1, 1 << 63, (1 << 64) - 1, 1 << 64, (1 << 64) + 1, 10 ** 30]
+EDGE_I64S = [-(1 << 63), (1 << 63) - 1, -(1 << 31), (1 << 32) + 7, -1000000007]
 EVAL_BUDGET = 150_000            # model steps of an `.eval`
 NF_BUDGET = 20_000               # of an `.nf` (the elaborator's evaluator is slower)
 PRINT_LIMIT = 60                 # constructors in a printed value
@@ -185,6 +199,16 @@ def fun_type(params, res):
     return res
 
 
+def mentions(t, name):
+    if isinstance(t, DataTy):
+        return t.name == name or any(mentions(a, name) for a in t.args)
+    if isinstance(t, Fun):
+        return mentions(t.arg, name) or mentions(t.res, name)
+    if isinstance(t, Pair):
+        return mentions(t.fst, name) or mentions(t.snd, name)
+    return False
+
+
 def type_size(t):
     if isinstance(t, DataTy):
         return 1 + sum(type_size(a) for a in t.args)
@@ -240,19 +264,9 @@ class DataDecl:
     def recursive(self):
         return any(c.recursive(i) for c in self.cons for i in range(c.arity))
 
-    def nested(self):
-        """Does Self occur inside another type of a field (rose trees)?"""
-        me = self.self_ty()
-
-        def inside(t):
-            if isinstance(t, DataTy):
-                return t != me and (t.name == self.name or any(inside(a) or a == me for a in t.args))
-            return False
-        return any(inside(t) for c in self.cons for _n, t in c.fields)
-
     def base_cons(self):
-        return [c for c in self.cons if not any(c.recursive(i) for i in range(c.arity))
-                and not any(self.name in show_type(t) for _n, t in c.fields)]
+        """The constructors whose fields do not mention the type (directly or nested)."""
+        return [c for c in self.cons if not any(mentions(t, self.name) for _n, t in c.fields)]
 
     def defines(self):
         return {self.name, self.elim} | {c.name for c in self.cons}
@@ -282,7 +296,8 @@ class StrLit(Node):
         self.value = value
 
     def render(self, shadow):
-        return '"' + self.value.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"', L_ATOM
+        v = self.value.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n").replace("\t", "\\t")
+        return f'"{v}"', L_ATOM
 
 
 class TArg:
@@ -314,7 +329,7 @@ class Annot(Node):
         return [self.node]
 
     def render(self, shadow):
-        inner = self.node.text(False, 1)
+        inner = self.node.text(False, L_OR)
         if BINDERS.fullmatch(inner):            # `(f x : T)` would be binders (of a Π)
             inner = f"({inner})"
         return f"({inner} : {show_type(self.ty)})", L_ATOM
@@ -382,17 +397,14 @@ class Case(Node):
             if top_level_semicolon(body):
                 body = f"({body})"
             alts.append(f"{show_pat(p, False)} → {body}")
-        return f"case {self.scrut.text(False, L_OR1)} of {{ {'; '.join(alts)} }}", L_OPEN
-
-
-L_OR1 = 1          # the scrutinee: an operator's level is fine, no `λ`/`let`/`if`/`case`
+        return f"case {self.scrut.text(False, L_OR)} of {{ {'; '.join(alts)} }}", L_OPEN
 
 
 def layout_text(node, indent):
     """node's text, with a `case` marked layout (and those in its
     alternatives' bodies) laid out on lines indented under `indent`."""
     if isinstance(node, Case) and node.layout:
-        out = f"case {node.scrut.text(False, L_OR1)} of"
+        out = f"case {node.scrut.text(False, L_OR)} of"
         for p, b in node.alts:
             out += "\n" + " " * (indent + 2) + f"{show_pat(p, False)} → {layout_text(b, indent + 2)}"
         return out
@@ -837,6 +849,10 @@ class ProgramGen:
         self.used_names = set()
         self.builders = {}                      # type -> [Fn], builders of big values
         self.open_lets = set()                  # variables let-bound to terms with local variables
+        self.heavy_lets = set()                 # variables let-bound to terms with heavy calls
+        self.generics = {}                      # data type -> {"size"/"map"/"fold"/"reverse": name}
+        self.heavy = set()                      # definitions that recurse (or call ones that do)
+        self.light_only = False                 # no heavy calls (a closed scrutinee)
         self.typed_literals = False             # Nat literals in infer mode annotated
 
     # ---- small helpers
@@ -940,12 +956,14 @@ class ProgramGen:
         pA = TVar("A") if params else None
         if kind == "enum":
             pool = self.r.choice([["red", "green", "blue", "cyan", "gray"], ["north", "east", "south", "west"],
-                                  ["spades", "hearts", "clubs", "diamonds"], ["on", "off", "idle", "busy", "done"]])
+                                  ["spades", "hearts", "clubs", "diamonds"], ["on", "off", "idle", "busy", "done"],
+                                  ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov",
+                                   "dec"]])
             for b in pool[:self.r.randint(2, len(pool))]:
                 con(b, [])
         elif kind == "record":
             fields = []
-            for _ in range(self.r.randint(1, 4)):
+            for _ in range(self.r.randint(1, 4) if self.chance(0.8) else self.r.randint(5, 8)):
                 fields.append((self.field_name(fields), self.field_type(params, me, False)))
             for p in params:                        # every parameter used
                 if not any(t == TVar(p) for _f, t in fields):
@@ -974,7 +992,7 @@ class ProgramGen:
             pool = self.r.sample(["lit", "add", "neg", "var", "ite", "pair", "mul", "skip", "seq", "ret"], ncons)
             for i, b in enumerate(pool):
                 fields = []
-                nf = self.r.randint(0 if i else 1, 3)
+                nf = self.r.randint(0 if i else 1, 3 if self.chance(0.9) else 5)
                 for _ in range(nf):
                     recursive_ok = i > 0 and sum(t == me for _f, t in fields) < 2
                     fields.append((self.field_name(fields), self.field_type(params, me, recursive_ok)))
@@ -1055,7 +1073,8 @@ class ProgramGen:
         raise Reject(f"no term of type {show_type(ty)}")
 
     def globals_of(self, ty):
-        return [f.name for f in self.fns if not f.params and not f.tparams and f.res == ty]
+        return [f.name for f in self.fns if not f.params and not f.tparams and f.res == ty
+                and not (self.light_only and f.name in self.heavy)]
 
     def try_var(self, ty, d, infer):
         names = self.vars_of(ty) * 2 + self.globals_of(ty)
@@ -1080,7 +1099,8 @@ class ProgramGen:
 
     def gen_nat(self, d, infer):
         if d <= 0 or self.chance(0.2):
-            lit = Lit(NAT, self.pick([(5, self.r.randint(0, 9)), (1, self.r.randint(10, 100))]))
+            lit = Lit(NAT, self.pick([(5, self.r.randint(0, 9)), (1, self.r.randint(10, 100)),
+                                      (0.15, self.r.choice(BIG_NATS))]))
             return Annot(lit, NAT) if infer and self.typed_literals else lit
         op = self.pick([(4, "+"), (2, "-"), (2, "*"), (1, "/"), (1, "%")])
         left = self.gen(NAT, d - 1, True)
@@ -1094,7 +1114,7 @@ class ProgramGen:
         return BinOp(op, NAT, left, right)
 
     def i64_lit(self, infer):
-        v = self.pick([(4, self.r.randint(-9, 9)), (1, self.r.randint(-1000, 1000))])
+        v = self.pick([(4, self.r.randint(-9, 9)), (1, self.r.randint(-1000, 1000)), (0.15, self.r.choice(EDGE_I64S))])
         if infer:
             return Annot(Lit(I64, v, signed=True), I64)
         return Lit(I64, v, signed=self.chance(0.6))
@@ -1174,13 +1194,23 @@ class ProgramGen:
     def try_call(self, ty, d, infer):
         cands = []
         for f in self.fns:
-            if not f.params or (self.rec is not None and f is self.rec.fn):
+            if not f.params or (self.rec is not None and f is self.rec.fn) or \
+                    (self.light_only and f.name in self.heavy):
                 continue
             for k in range(1 if not f.tparams else len(f.params), len(f.params) + 1):
                 sub = {}
                 if match_ty(fun_type(f.params[k:], f.res), ty, sub) and \
                         all(type_size(t) <= 4 for t in sub.values()):
                     cands.append((f.weight * (2 if k == len(f.params) else 0.3), (f, k)))
+        if isinstance(ty, Fun):
+            for decl in self.order:
+                for c in decl.cons:
+                    fts = [t for _f, t in c.fields]
+                    for k in range(0, len(fts)):
+                        sub = {}
+                        if match_ty(fun_type(fts[k:], decl.self_ty()), ty, sub) and \
+                                all(type_size(t) <= 4 for t in sub.values()):
+                            cands.append((1.5, (Fn(c.name, fts, decl.self_ty(), tparams=decl.params), k)))
         for n, t, _a in self.visible():
             ps = []
             while isinstance(t, Fun):
@@ -1221,8 +1251,11 @@ class ProgramGen:
         typed = self.chance(0.5)
         value = self.gen(aty, d - 1, infer=not typed)
         local = {n for n, _t, _a in self.scope}
-        if free_vars(value) & local:
+        used = free_vars(value)
+        if used & local:
             self.open_lets.add(x)
+        if used & (self.heavy | {dd.elim for dd in self.order}):
+            self.heavy_lets.add(x)
         body = self.with_vars([(x, aty, None)], lambda: self.gen(ty, d - 1, infer))
         return LetD(x, aty if typed else None, value, body)
 
@@ -1244,7 +1277,7 @@ class ProgramGen:
 
     def try_elim(self, ty, d, infer):
         """elimT (λ _. ty) methods t"""
-        if has_fun(ty):
+        if has_fun(ty) or self.light_only:
             return None
         dt = self.r.choice(self.types)
         decl = self.decls[dt.name]
@@ -1287,19 +1320,23 @@ class ProgramGen:
             else:
                 sty = self.scrutinee_type()
                 vs = self.vars_of(sty)
-                if not CASE_ON_OPEN_TERMS:
+                literal = not isinstance(sty, DataTy)  # (patterns of literals: thorin compares)
+                if not CASE_ON_OPEN_TERMS and not literal:
                     vs = [v for v in vs if v not in self.open_lets]
+                if not CASE_ON_COMPUTING_CLOSED_TERMS and not literal:
+                    vs = [v for v in vs if v not in self.heavy_lets]
                 if vs and self.chance(0.6):
                     scrut = Var(self.r.choice(vs))
-                elif CASE_ON_OPEN_TERMS:
+                elif CASE_ON_OPEN_TERMS or literal:
                     scrut = self.gen(sty, d - 1, True)
                 else:                               # a closed term, its literals' types known
-                    saved = self.scope, self.typed_literals
+                    saved = self.scope, self.typed_literals, self.light_only
                     self.scope, self.typed_literals = [], True
+                    self.light_only = not CASE_ON_COMPUTING_CLOSED_TERMS
                     try:
                         scrut = self.gen(sty, d - 1, True)
                     finally:
-                        self.scope, self.typed_literals = saved
+                        self.scope, self.typed_literals, self.light_only = saved
                 if isinstance(scrut, (Tuple, LamD)):
                     scrut = Annot(scrut, sty)
         anc = None
@@ -1321,9 +1358,9 @@ class ProgramGen:
     # ---- patterns
     def lit_value(self, ty):
         if ty == NAT:
-            return self.pick([(4, self.r.randint(0, 3)), (1, self.r.randint(4, 20))])
+            return self.pick([(4, self.r.randint(0, 3)), (1, self.r.randint(4, 20)), (0.3, self.r.choice(BIG_NATS))])
         if ty == I64:
-            return self.r.randint(-3, 3)
+            return self.pick([(5, self.r.randint(-3, 3)), (0.4, self.r.choice(EDGE_I64S))])
         return self.r.choice(STRINGS)
 
     def random_pattern(self, ty, depth):
@@ -1359,7 +1396,7 @@ class ProgramGen:
                 news.reverse()
         else:
             vals = []
-            for _ in range(self.r.randint(1, 3)):
+            for _ in range(self.r.randint(1, 3) if self.chance(0.85) else self.r.randint(6, 14)):
                 v = self.lit_value(st)
                 if v not in vals:
                     vals.append(v)
@@ -1375,7 +1412,7 @@ class ProgramGen:
             rows = [[WILD] * len(tys)]
             for _ in range(self.r.randint(1, 4)):
                 new = self.split_once(rows, tys, max_depth)
-                if len(new) > max_rows:
+                if len(new) > max(max_rows, len(rows) + 1) and len(rows) > 1:
                     break
                 rows = new
             # generalize a sub-pattern now and then (later clauses may become unreachable)
@@ -1433,7 +1470,16 @@ class ProgramGen:
     # ---- definitions
     def add_fn(self, fn, entry):
         self.fns.append(fn)
+        self.add_entry(entry)
+
+    def add_entry(self, entry):
+        """A definition; its names are heavy when it recurses, calls a heavy
+        one or an eliminator (see CASE_ON_COMPUTING_CLOSED_TERMS)."""
         self.entries.append(entry)
+        used = body_idents(entry.text)
+        elims = {d.elim for d in self.order}
+        if used & (entry.defines | self.heavy | elims):
+            self.heavy |= entry.defines
 
     def clause_text(self, name, tparams, params, res, clauses, implicit_pats=None):
         groups = f"{{{' '.join(tparams)} : U}} → " if tparams else ""
@@ -1729,6 +1775,7 @@ class ProgramGen:
         self.ev.define_clauses(name, 1, clauses)
         self.add_fn(Fn(name, [a_ty], NAT, tparams=tps, weight=1.5),
                     Entry(self.clause_text(name, tps, [a_ty], NAT, clauses, imps), {name}))
+        self.generics.setdefault(decl.name, {})["size"] = name
         made.append(name)
         if len(decl.params) == 1 and decl.kind in ("list", "tree", "option", "expr", "record"):
             self.def_map(decl)
@@ -1763,6 +1810,7 @@ class ProgramGen:
         res = DataTy(decl.name, (B,))
         self.add_fn(Fn(name, pty, res, tparams=["A", "B"], weight=1.5),
                     Entry(self.clause_text(name, ["A", "B"], pty, res, clauses), {name}))
+        self.generics.setdefault(decl.name, {})["map"] = name
 
     def def_list_functions(self, decl):
         nil, cons = decl.cons
@@ -1779,6 +1827,7 @@ class ProgramGen:
         pty = [Fun(A, Fun(B, B)), B, me]
         self.add_fn(Fn(name, pty, B, tparams=["A", "B"], weight=1.5),
                     Entry(self.clause_text(name, ["A", "B"], pty, B, clauses), {name}))
+        self.generics.setdefault(decl.name, {})["fold"] = name
         # append
         name = self.unique("append" + base)
         ys = self.fresh("ys")
@@ -1796,18 +1845,20 @@ class ProgramGen:
                     App(Var(rev), [Var(t), App(Var(cons.name), [TArg(TVar("C")), Var(x), Var(acc)])]))]
         self.ev.define_clauses(rev, 2, clauses)
         text = self.clause_text(rev, ["A"], [me, me], me, clauses, [["C"], ["C"]])
-        self.entries.append(Entry(text, {rev}))
+        self.add_entry(Entry(text, {rev}))
         name = self.unique("reverse" + base)
         xs = self.fresh("xs")
         node = LamD([(xs, None)], App(Var(rev), [Var(xs), Var(nil.name)]))
         self.ev.define_value(name, node)
         self.add_fn(Fn(name, [me], me, tparams=["A"], weight=1.0),
                     Entry(f"{name} : {{A : U}} → {show_type(Fun(me, me))} = {node.text()}", {name}))
+        self.generics.setdefault(decl.name, {})["reverse"] = name
 
     # ---- directives
     def gen_directive(self):
         for _ in range(30):
-            kind = self.pick([(3, "big"), (4, "call"), (2, "expr"), (3, "nf")])
+            kind = self.pick([(2, "big"), (2, "big_generic"), (4, "call"), (2, "expr"), (2, "nf"),
+                              (1, "nf_generic")])
             try:
                 d = getattr(self, "dir_" + kind)()
             except Reject:
@@ -1837,6 +1888,49 @@ class ProgramGen:
         node = App(Var(f.name), args)
         v = self.ev.run(node, EVAL_BUDGET)
         return Directive(".eval", node, self.check_print(v, f.res, False))
+
+    def dir_big_generic(self, nf=False):
+        """A polymorphic function (size, fold, map, reverse) or the eliminator
+        on a builder's large value."""
+        cands = [(t, b) for t, bs in self.builders.items() for b in bs if self.decls[t.name].recursive()]
+        if not cands:
+            return None
+        t, b = self.r.choice(cands)
+        decl = self.decls[t.name]
+        g = self.generics.get(t.name, {})
+        bound = b.counters[0]
+        n = self.r.randint(0, min(bound, 40)) if nf else self.r.randint(bound // 2, bound)
+        big = App(Var(b.name), [Lit(NAT, n)])
+        kinds = [(2, "elim")]
+        if "size" in g:
+            kinds += [(2, "size")] + [(1, "reverse")] * ("reverse" in g) + [(1.5, "map")] * ("map" in g)
+        if "fold" in g:
+            kinds.append((2, "fold"))
+        k = self.pick(kinds)
+        res = self.r.choice([NAT, NAT, BOOL, I64])
+        if k == "size":
+            node, res = App(Var(g["size"]), [big]), NAT
+        elif k == "reverse":
+            rev = App(Var(g["reverse"]), [big])
+            if CASE_ON_COMPUTING_CLOSED_TERMS:
+                node = self.try_case(res, 2, True, t, rev)
+            else:                                   # the case on a λ's variable
+                x = self.fresh(self.var_base(t))
+                body = self.with_vars([(x, t, None)], lambda: self.try_case(res, 2, True, t, Var(x)))
+                node = App(LamD([(x, t)], body), [rev])
+        elif k == "map":
+            f = self.gen_infer(Fun(t.args[0], res), 2)
+            node, res = App(Var(g["size"]), [App(Var(g["map"]), [f, big])]), NAT
+        elif k == "fold":
+            f = self.gen_infer(Fun(t.args[0], Fun(res, res)), 2)
+            node = App(Var(g["fold"]), [f, self.gen_infer(res, 1), big])
+        else:
+            node = App(Var(decl.elim), self.elim_args(decl, t, res, 2, infer=True) + [big])
+        v = self.ev.run(node, NF_BUDGET if nf else EVAL_BUDGET)
+        return Directive(".nf" if nf else ".eval", node, self.check_print(v, res, nf))
+
+    def dir_nf_generic(self):
+        return self.dir_big_generic(nf=True)
 
     def dir_call(self):
         cands = [f for f in self.fns if f.params and not f.tparams]
@@ -1903,6 +1997,17 @@ class ProgramGen:
             self.def_elim(0)
         evals = [self.gen_directive() for _ in range(self.r.randint(4, 7))]
         return Program(self.pid, self.entries, evals)
+
+
+def body_idents(text):
+    """The names the right-hand sides of a definition's text use."""
+    out = set()
+    for line in text.split("\n"):
+        if line.startswith(" "):
+            out |= set(IDENT.findall(line))
+        elif " = " in line:
+            out |= set(IDENT.findall(line.split(" = ", 1)[1]))
+    return out
 
 
 def free_vars(n):
@@ -1995,7 +2100,21 @@ def generate_one(seed, pid):
 
 
 def generate(count, seed):
-    return deep(lambda: [generate_one(seed, pid) for pid in range(count)])
+    def run():
+        # (the collector's passes over the model's closures cost more than
+        # the cycles they free: one collection per program instead)
+        enabled = gc.isenabled()
+        gc.disable()
+        try:
+            out = []
+            for pid in range(count):
+                out.append(generate_one(seed, pid))
+                gc.collect()
+            return out
+        finally:
+            if enabled:
+                gc.enable()
+    return deep(run)
 
 
 def batch_text(programs):

@@ -1,6 +1,6 @@
 """Programs of each family as text, as its test makes them (the CLI's
 --family): a look at what a family generates."""
-from . import arrays, church, first_order, loops, multifile, words
+from . import arrays, church, data_programs, first_order, loops, multifile, words
 from .entries import file_text
 from .rng import Rng
 
@@ -29,10 +29,18 @@ def multifile_text(count, seed):
     return "\n".join(out)
 
 
+def data_text(count, seed):
+    out = []
+    for p in data_programs.generate(count, seed):
+        out.append(p.text() + "".join(f"--   {line}\n" for line in p.expected().splitlines()))
+    return "\n".join(out)
+
+
 FAMILIES = {
     "loops": lambda count, seed: first_order_text(loops, count, seed),
     "words": lambda count, seed: first_order_text(words, count, seed),
     "church": church_text,
+    "data": data_text,
     "multifile": multifile_text,
     "arrays": lambda count, seed: "\n".join(
         "{}-- expected:\n{}".format(*arrays.generate_file(int(seed) + k)) for k in range(count)),
