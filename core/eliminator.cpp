@@ -9,11 +9,14 @@
 //
 // it is
 //
-//   elimList : {A : U} → (P' : List A → U) → (m'nil : P' nil)
-//            → (m'cons : (x1 : A) → (x2 : List A) → P' x2 → P' (cons x1 x2))
-//            → (t' : List A) → P' t'
-//   elimList P' m'nil m'cons nil = m'nil
-//   elimList P' m'nil m'cons (cons x1 x2) = m'cons x1 x2 (elimList P' m'nil m'cons x2)
+//   elimList : {A : U} → (P'' : List A → U) → (m''nil : P'' nil)
+//            → (m''cons : (x''1 : A) → (x''2 : List A) → P'' x''2 → P'' (cons x''1 x''2))
+//            → (t'' : List A) → P'' t''
+//   elimList P'' m''nil m''cons nil = m''nil
+//   elimList P'' m''nil m''cons (cons v''1 v''2) = m''cons v''1 v''2 (elimList … v''2)
+//
+// (Names with two primes: no user's name is taken; the clause's pattern
+// variables are not the fields' names, which may be constructors'.)
 //
 // A recursive field gets an induction hypothesis; one that is a function
 // ending in the type (`(Nat → T) → T`) a function of hypotheses.
@@ -44,7 +47,7 @@ bool endsIn(Raw* r, Name self, std::vector<std::pair<std::string, std::string>>&
   size_t k = 0;
   for (; r->kind == RKind::Pi; r = as<RPi>(r)->cod, ++k) {
     auto* p = as<RPi>(r);
-    std::string x = p->x == names::underscore ? fmt::format("y{}", k + 1) : std::string(str(p->x));
+    std::string x = p->x == names::underscore ? fmt::format("y''{}", k + 1) : std::string(str(p->x));
     args.push_back({x, show(p->dom)});
   }
   Raw* h = r;
@@ -58,7 +61,7 @@ std::vector<Field> fieldsOf(Raw* ty, Name self) {
   for (; ty->kind == RKind::Pi; ty = as<RPi>(ty)->cod) {
     auto* p = as<RPi>(ty);
     Field f;
-    f.name = p->x == names::underscore ? fmt::format("x{}", fs.size() + 1) : std::string(str(p->x));
+    f.name = p->x == names::underscore ? fmt::format("x''{}", fs.size() + 1) : std::string(str(p->x));
     f.icit = p->icit;
     f.ty = show(p->dom);
     std::vector<std::pair<std::string, std::string>> args;
@@ -96,15 +99,21 @@ std::string TopLevel::eliminatorText(const Entry& e) {
   std::string methods, methodArgs;
   std::vector<std::string> clauses;
   for (const ConDecl& c : e.cons) {
-    std::string con(str(c.name)), m = "m'" + con;
+    std::string con(str(c.name)), m = "m''" + con;
     std::vector<Field> fs = fieldsOf(c.ty, e.name);
     std::string mty, pat = con, call = m;
-    for (const Field& f : fs) {
+    for (size_t i = 0; i < fs.size(); ++i) {
+      const Field& f = fs[i];
       mty += binder(f.name, f.icit, f.ty) + " → ";
-      pat += " " + arg(f.name, f.icit);
-      call += " " + arg(f.name, f.icit);
+      // (Pattern variables of their own: a field's name may be a constructor's.)
+      pat += " " + arg(fmt::format("v''{}", i + 1), f.icit);
+      call += " " + arg(fmt::format("v''{}", i + 1), f.icit);
     }
-    for (const Field& f : fs) {
+    std::string built = con; // (con applied to the fields, in the method's type)
+    for (const Field& f : fs)
+      built += " " + arg(f.name, f.icit);
+    for (size_t i = 0; i < fs.size(); ++i) {
+      const Field& f = fs[i];
       if (!f.recursive) continue;
       std::string tel, xs;
       for (auto& [y, dom] : f.args) {
@@ -112,18 +121,20 @@ std::string TopLevel::eliminatorText(const Entry& e) {
         xs += " " + y;
       }
       std::string target = xs.empty() ? f.name : "(" + f.name + xs + ")";
-      mty += fmt::format("({}P' {}) → ", tel, target);
-      std::string rec = fmt::format("{} P' MS {}", elim, target);
+      std::string v = fmt::format("v''{}", i + 1);
+      mty += fmt::format("({}P'' {}) → ", tel, target);
+      std::string rec = fmt::format("{} P'' MS {}", elim, xs.empty() ? v : "(" + v + xs + ")");
       call += xs.empty() ? " (" + rec + ")" : fmt::format(" (λ{}. {})", xs, rec);
     }
-    mty += fmt::format("P' {}", fs.empty() ? con : "(" + pat + ")");
+    mty += fmt::format("P'' {}", fs.empty() ? con : "(" + built + ")");
     methods += fmt::format("({} : {}) → ", m, mty);
     methodArgs += " " + m;
-    clauses.push_back(fmt::format("{} P' MS {} = {}\n", elim, fs.empty() ? pat : "(" + pat + ")", call));
+    clauses.push_back(
+        fmt::format("{} P'' MS {} = {}\n", elim, fs.empty() ? pat : "(" + pat + ")", call));
   }
-  std::string text = fmt::format("{} : {}(P' : {} → U) → {}(t' : {}) → P' t'\n", elim, params,
-                                 applied, methods, applied);
-  if (e.cons.empty()) clauses.push_back(fmt::format("{} P' ()\n", elim)); // (absurd)
+  std::string text = fmt::format("{} : {}(P'' : {} → U) → {}(t'' : {}) → P'' t''\n", elim,
+                                 params, applied, methods, applied);
+  if (e.cons.empty()) clauses.push_back(fmt::format("{} P'' ()\n", elim)); // (absurd)
   for (std::string& c : clauses) {
     // (MS: the methods, in every clause and recursive call)
     for (size_t at; (at = c.find(" MS ")) != std::string::npos;)

@@ -137,8 +137,13 @@ void Matcher::start(const Cxt& c, size_t nRows) {
   for (Local* l = c.locals; l; l = l->prev)
     locals.push_back(l);
   lv_.clear();
-  for (size_t i = vals.size(); i-- > 0;)
-    lv_.push_back(Level(vals[i], i < locals.size() ? locals[i]->ty : nullptr));
+  for (size_t i = vals.size(); i-- > 0;) {
+    // (A let-bound variable is matched as a variable: its value is what it
+    // is, the split finds out which constructor built it.)
+    bool let = i < locals.size() && locals[i]->defined;
+    lv_.push_back(Level(let ? w_.var(Lvl(vals.size() - 1 - i)) : vals[i],
+                        i < locals.size() ? locals[i]->ty : nullptr));
+  }
   used_.assign(nRows, false);
 }
 
@@ -322,8 +327,13 @@ Tm* Matcher::splitLit(const Cxt& c, Val* goal, std::vector<Row>& rows, Lvl x, Ra
     Tm* f = litBranch(c, goal, rows, x, true, is(0), vLit(w_, LitKind::Bool, 0), "false");
     return mkIf(w_.perm, var, t, f);
   }
+  // (A type not known yet: a number pattern makes it Nat, a string String.)
+  if (forceAll(w_, lv_[x].ty)->tag == VTag::Flex)
+    el_.unifyOrFail(cc, at->span, lv_[x].ty,
+                    el_.builtinType(at->kind == RKind::String ? Builtin::String : Builtin::Nat,
+                                    at->span));
   Tm* lit = el_.check(cc, at, lv_[x].ty);
-  Val* value = eval(w_, nullptr, lit);
+  Val* value = el_.evalIn(cc, lit);
   std::string shown = show(w_, lit);
   auto same = [&](Raw* p) {
     litOf(p);

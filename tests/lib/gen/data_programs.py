@@ -67,47 +67,13 @@ from .semantics import binop
 from .terms import L_APP, L_ATOM, L_OPEN, L_OR, App, BinOp, If, Lit, Node, Proj, Tuple, Var
 from .ty import BOOL, I64, NAT, T_APP, T_ARROW, T_ATOM, Base, Fun, Pair, Ty, TVar
 
-# ---- switches (True: the feature is generated)
-# Constructor fields named like the names the generated eliminator makes up
-# (`x1`, `x2`, … for unnamed fields, `P'` for the motive) or like a
-# constructor in scope (the prelude's `left` and `right`). Bug: the
-# eliminator's text (core/eliminator.cpp) binds the fields' own names as
-# pattern variables without looking at what they clash with:
-# `c : (x2 : Nat) → Nat → T` fails with "the variable 'x2' is bound twice
-# in this clause" in <the eliminator of T>, a field named `P'` with "this is
-# applied to an argument, but it is not a function", one named `left` with
-# "a constructor pattern matches a value of a data type, not of Nat".
-ELIM_FIELD_NAMES_LIKE_GENERATED = False
-# `case` with constructor patterns on a term whose value may be stuck when
-# the definition is elaborated: a call on local variables (`case tl xs of
-# …`), an `if` on one, a variable `let`-bound to such a term (patterns of
-# numbers, strings and Bool are fine on any term). Bug: the matcher
-# (core/match.cpp, caseOf/split) unifies the scrutinee's value with each
-# constructor and fails with "cannot match on a value of type List Nat:
-# whether 'nil' builds it is not decided by unification" unless the value
-# is a variable or built by a constructor; also when a closed scrutinee's
-# value is stuck on a literal whose type is decided at the end of the
-# definition (`case f (some 42) of …`, 42 checked against `?A`). With the
-# switch off, a scrutinee of a data type is a variable not let-bound to such
-# a term, or a closed term whose literals' types are known (`(42 : Nat)`).
-CASE_ON_OPEN_TERMS = False
-# `case` with number patterns on a scrutinee whose type is still a
-# metavariable when the case is elaborated (`case (case 1 of { _ → 7 }) of
-# { 7 → …; _ → … }`: an inferred `case` whose alternatives are literals).
-# Bug: the elaborator crashes (SIGSEGV in eval, called from
-# Matcher::compile); `.eval (λ y. case y of { 7 → 1; _ → 0 }) 7` does too.
-# So does `case cons 8 nil of { cons 3 _ → 1; _ → 0 }` (`cons 8 nil : L ?A`).
-# With the switch off, a scrutinee that is not a variable is annotated
-# (`(… : Nat)`) when the patterns have numbers.
-NUMBER_CASE_ON_UNSOLVED_TYPE = False
-# `case` on a closed term that takes computing to reach a constructor
-# (`case revOnto xs nil of …`). Bug: elaborating the case takes time and
-# memory exponential in the computation (the elaborator's evaluation of the
-# scrutinee, core/match.cpp): 40 s and 4.6 GB for reversing a list of 14,
-# while `.nf revOnto xs nil` is instant. With the switch off, a closed
-# scrutinee of a data type calls no recursive definition (nor one that calls
-# one) and no eliminator, and no variable let-bound to such a term is one.
-CASE_ON_COMPUTING_CLOSED_TERMS = False
+# Features once held back by thorin bugs (fixed; kept as switches, on, so a
+# regression can be narrowed down with --with): fields named like the
+# eliminator's generated names or like constructors; `case` on a let-bound
+# variable; number patterns on a scrutinee whose type is not known yet.
+ELIM_FIELD_NAMES_LIKE_GENERATED = True
+CASE_ON_LET_BOUND = True
+NUMBER_CASE_ON_UNSOLVED_TYPE = True
 
 STRING = Base("String")
 IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_']*")
@@ -848,12 +814,9 @@ class ProgramGen:
         self.nvar = 0
         self.used_names = set()
         self.builders = {}                      # type -> [Fn], builders of big values
-        self.open_lets = set()                  # variables let-bound to terms with local variables
-        self.heavy_lets = set()                 # variables let-bound to terms with heavy calls
+        self.let_vars = set()                   # the let-bound variables
         self.generics = {}                      # data type -> {"size"/"map"/"fold"/"reverse": name}
-        self.heavy = set()                      # definitions that recurse (or call ones that do)
-        self.light_only = False                 # no heavy calls (a closed scrutinee)
-        self.typed_literals = False             # Nat literals in infer mode annotated
+        self.typed_literals = not NUMBER_CASE_ON_UNSOLVED_TYPE    # Nat literals in infer mode annotated
 
     # ---- small helpers
     def chance(self, p):
@@ -1073,8 +1036,7 @@ class ProgramGen:
         raise Reject(f"no term of type {show_type(ty)}")
 
     def globals_of(self, ty):
-        return [f.name for f in self.fns if not f.params and not f.tparams and f.res == ty
-                and not (self.light_only and f.name in self.heavy)]
+        return [f.name for f in self.fns if not f.params and not f.tparams and f.res == ty]
 
     def try_var(self, ty, d, infer):
         names = self.vars_of(ty) * 2 + self.globals_of(ty)
@@ -1114,7 +1076,8 @@ class ProgramGen:
         return BinOp(op, NAT, left, right)
 
     def i64_lit(self, infer):
-        v = self.pick([(4, self.r.randint(-9, 9)), (1, self.r.randint(-1000, 1000)), (0.15, self.r.choice(EDGE_I64S))])
+        v = self.pick([(4, self.r.randint(-9, 9)), (1, self.r.randint(-1000, 1000)),
+                       (0.15, self.r.choice(EDGE_I64S))])
         if infer:
             return Annot(Lit(I64, v, signed=True), I64)
         return Lit(I64, v, signed=self.chance(0.6))
@@ -1194,8 +1157,7 @@ class ProgramGen:
     def try_call(self, ty, d, infer):
         cands = []
         for f in self.fns:
-            if not f.params or (self.rec is not None and f is self.rec.fn) or \
-                    (self.light_only and f.name in self.heavy):
+            if not f.params or (self.rec is not None and f is self.rec.fn):
                 continue
             for k in range(1 if not f.tparams else len(f.params), len(f.params) + 1):
                 sub = {}
@@ -1250,13 +1212,12 @@ class ProgramGen:
         aty = self.any_type()
         typed = self.chance(0.5)
         value = self.gen(aty, d - 1, infer=not typed)
-        local = {n for n, _t, _a in self.scope}
-        used = free_vars(value)
-        if used & local:
-            self.open_lets.add(x)
-        if used & (self.heavy | {dd.elim for dd in self.order}):
-            self.heavy_lets.add(x)
-        body = self.with_vars([(x, aty, None)], lambda: self.gen(ty, d - 1, infer))
+        self.let_vars.add(x)
+        if not isinstance(aty, (Pair, Fun)) and (CASE_ON_LET_BOUND or not isinstance(aty, DataTy)) and \
+                self.chance(0.3):                   # `let x = e; case x of …`
+            body = self.with_vars([(x, aty, None)], lambda: self.try_case(ty, d - 1, infer, aty, Var(x)))
+        else:
+            body = self.with_vars([(x, aty, None)], lambda: self.gen(ty, d - 1, infer))
         return LetD(x, aty if typed else None, value, body)
 
     def try_if(self, ty, d, infer):
@@ -1277,7 +1238,7 @@ class ProgramGen:
 
     def try_elim(self, ty, d, infer):
         """elimT (λ _. ty) methods t"""
-        if has_fun(ty) or self.light_only:
+        if has_fun(ty):
             return None
         dt = self.r.choice(self.types)
         decl = self.decls[dt.name]
@@ -1300,9 +1261,10 @@ class ProgramGen:
             used = set(IDENT.findall(body.text()))
             # (with the parameters inferred from the target, the last
             # argument, a field's type is not known in its method's body)
-            binders = [(n if n in used else "_",
-                        ft if n in used and not explicit and tvars(fd[1]) else None)
-                       for (n, _t, _a), ft, fd in zip(vs, fts + [None] * len(ihs), c.fields + [(None, NAT)] * len(ihs))]
+            binders = []
+            for k, (n, _t, _a) in enumerate(vs):
+                annotate = k < len(fts) and n in used and not explicit and tvars(c.fields[k][1])
+                binders.append((n if n in used else "_", fts[k] if annotate else None))
             args.append(LamD(binders, body))
         return args
 
@@ -1320,23 +1282,19 @@ class ProgramGen:
             else:
                 sty = self.scrutinee_type()
                 vs = self.vars_of(sty)
-                literal = not isinstance(sty, DataTy)  # (patterns of literals: thorin compares)
-                if not CASE_ON_OPEN_TERMS and not literal:
-                    vs = [v for v in vs if v not in self.open_lets]
-                if not CASE_ON_COMPUTING_CLOSED_TERMS and not literal:
-                    vs = [v for v in vs if v not in self.heavy_lets]
+                if not CASE_ON_LET_BOUND and isinstance(sty, DataTy):
+                    vs = [v for v in vs if v not in self.let_vars]
                 if vs and self.chance(0.6):
                     scrut = Var(self.r.choice(vs))
-                elif CASE_ON_OPEN_TERMS or literal:
-                    scrut = self.gen(sty, d - 1, True)
-                else:                               # a closed term, its literals' types known
-                    saved = self.scope, self.typed_literals, self.light_only
-                    self.scope, self.typed_literals = [], True
-                    self.light_only = not CASE_ON_COMPUTING_CLOSED_TERMS
+                elif self.chance(0.3):              # a closed term
+                    saved = self.scope
+                    self.scope = []
                     try:
                         scrut = self.gen(sty, d - 1, True)
                     finally:
-                        self.scope, self.typed_literals, self.light_only = saved
+                        self.scope = saved
+                else:
+                    scrut = self.gen(sty, d - 1, True)
                 if isinstance(scrut, (Tuple, LamD)):
                     scrut = Annot(scrut, sty)
         anc = None
@@ -1421,7 +1379,9 @@ class ProgramGen:
                 ci = self.r.randrange(len(tys))
                 spots = list(con_spots(rows[ri][ci]))
                 if spots:
-                    rows[ri] = rows[ri][:ci] + [replace_at(rows[ri][ci], self.r.choice(spots), WILD)] + rows[ri][ci + 1:]
+                    row = list(rows[ri])
+                    row[ci] = replace_at(row[ci], self.r.choice(spots), WILD)
+                    rows[ri] = row
             if self.chance(0.3):
                 extra = [self.random_pattern(t, max_depth) for t in tys]
                 rows.insert(self.r.randrange(len(rows) + 1), extra)
@@ -1470,16 +1430,7 @@ class ProgramGen:
     # ---- definitions
     def add_fn(self, fn, entry):
         self.fns.append(fn)
-        self.add_entry(entry)
-
-    def add_entry(self, entry):
-        """A definition; its names are heavy when it recurses, calls a heavy
-        one or an eliminator (see CASE_ON_COMPUTING_CLOSED_TERMS)."""
         self.entries.append(entry)
-        used = body_idents(entry.text)
-        elims = {d.elim for d in self.order}
-        if used & (entry.defines | self.heavy | elims):
-            self.heavy |= entry.defines
 
     def clause_text(self, name, tparams, params, res, clauses, implicit_pats=None):
         groups = f"{{{' '.join(tparams)} : U}} → " if tparams else ""
@@ -1845,7 +1796,7 @@ class ProgramGen:
                     App(Var(rev), [Var(t), App(Var(cons.name), [TArg(TVar("C")), Var(x), Var(acc)])]))]
         self.ev.define_clauses(rev, 2, clauses)
         text = self.clause_text(rev, ["A"], [me, me], me, clauses, [["C"], ["C"]])
-        self.add_entry(Entry(text, {rev}))
+        self.entries.append(Entry(text, {rev}))
         name = self.unique("reverse" + base)
         xs = self.fresh("xs")
         node = LamD([(xs, None)], App(Var(rev), [Var(xs), Var(nil.name)]))
@@ -1912,7 +1863,7 @@ class ProgramGen:
             node, res = App(Var(g["size"]), [big]), NAT
         elif k == "reverse":
             rev = App(Var(g["reverse"]), [big])
-            if CASE_ON_COMPUTING_CLOSED_TERMS:
+            if self.chance(0.5):
                 node = self.try_case(res, 2, True, t, rev)
             else:                                   # the case on a λ's variable
                 x = self.fresh(self.var_base(t))
@@ -1997,35 +1948,6 @@ class ProgramGen:
             self.def_elim(0)
         evals = [self.gen_directive() for _ in range(self.r.randint(4, 7))]
         return Program(self.pid, self.entries, evals)
-
-
-def body_idents(text):
-    """The names the right-hand sides of a definition's text use."""
-    out = set()
-    for line in text.split("\n"):
-        if line.startswith(" "):
-            out |= set(IDENT.findall(line))
-        elif " = " in line:
-            out |= set(IDENT.findall(line.split(" = ", 1)[1]))
-    return out
-
-
-def free_vars(n):
-    """The names a term uses and does not bind."""
-    if isinstance(n, Var):
-        return {n.name}
-    if isinstance(n, LamD):
-        return free_vars(n.body) - {x for x, _t in n.binders}
-    if isinstance(n, LetD):
-        return free_vars(n.value) | (free_vars(n.body) - {n.name})
-    if isinstance(n, Case):
-        out = free_vars(n.scrut)
-        for p, b in n.alts:
-            out |= free_vars(b) - set(pat_vars(p))
-        return out
-    if isinstance(n, App):
-        return set().union(free_vars(n.fn), *[free_vars(a) for a in n.args if not isinstance(a, TArg)])
-    return set().union(set(), *[free_vars(c) for c in n.children()])
 
 
 def has_number(p):
