@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 
 #include <functional>
+#include <optional>
 
 #include "diagnostic.hpp"
 #include "elab.hpp"
@@ -39,6 +40,20 @@ size_t eqAt(const Row& row, Lvl x) {
   while (e < row.eqs.size() && row.eqs[e].first != x)
     ++e;
   return e;
+}
+
+// The rows of a branch: those that do not match x, as they are; each that
+// does, as `at` makes it (nullopt: it drops out).
+template <class F> std::vector<Row> branchRows(std::vector<Row>& rows, Lvl x, F at) {
+  std::vector<Row> out;
+  for (Row& row : rows) {
+    size_t e = eqAt(row, x);
+    if (e == row.eqs.size())
+      out.push_back(row);
+    else if (std::optional<Row> r = at(row, e))
+      out.push_back(std::move(*r));
+  }
+  return out;
 }
 
 // A pattern taken apart.
@@ -278,22 +293,14 @@ int Matcher::boolConst(int32_t id) {
 Tm* Matcher::litBranch(const Cxt& c, Val* goal, std::vector<Row>& rows, Lvl x, bool taken,
                        const std::function<bool(Raw*)>& same, Val* value, std::string shown) {
   std::vector<Level> saved = lv_;
-  std::vector<Row> rows2;
-  for (Row& row : rows) {
-    size_t e = eqAt(row, x);
-    if (e == row.eqs.size()) {
-      rows2.push_back(row);
-      continue;
-    }
+  std::vector<Row> rows2 = branchRows(rows, x, [&](Row& row, size_t e) -> std::optional<Row> {
     bool eq = same(row.eqs[e].second);
-    if (!taken) {
-      if (!eq) rows2.push_back(row); // (another literal: still to test)
-    } else if (eq) {
-      Row r2 = row;
-      r2.eqs.erase(r2.eqs.begin() + long(e));
-      rows2.push_back(std::move(r2));
-    }
-  }
+    if (!taken) return eq ? std::nullopt : std::optional<Row>(row); // (another: still to test)
+    if (!eq) return std::nullopt;
+    Row r2 = row;
+    r2.eqs.erase(r2.eqs.begin() + long(e));
+    return r2;
+  });
   Val* goal2 = goal;
   if (value) {
     lv_[x].val = value;
@@ -678,13 +685,7 @@ Tm* Matcher::split(const Cxt& c, Val* goal, std::vector<Row>& rows, Lvl x, Raw* 
     xl.con = con;
     xl.fields = fields;
     xl.icits = icits;
-    std::vector<Row> rows2;
-    for (Row& row : rows) {
-      size_t e = eqAt(row, x);
-      if (e == row.eqs.size()) {
-        rows2.push_back(row);
-        continue;
-      }
+    std::vector<Row> rows2 = branchRows(rows, x, [&](Row& row, size_t e) -> std::optional<Row> {
       Pat p = classify(row.eqs[e].second);
       if (p.kind == Pat::Absurd)
         fail(row.eqs[e].second->span,
@@ -697,8 +698,9 @@ Tm* Matcher::split(const Cxt& c, Val* goal, std::vector<Row>& rows, Lvl x, Raw* 
              fmt::format("'{}' is a constructor of '{}', but the value matched has type {}",
                          str(w_.tops[p.con].name), str(w_.tops[w_.tops[p.con].conOf].name),
                          el_.showVal(c, ty)));
-      if (expand(r2, e, p, xl, fields.empty() ? 0 : fields[0])) rows2.push_back(std::move(r2));
-    }
+      if (!expand(r2, e, p, xl, fields.empty() ? 0 : fields[0])) return std::nullopt;
+      return r2;
+    });
     // What depends on a solved variable learns its value: the goal, the
     // types of the variables after it (the named ones are shadowed by lets
     // of the refined type: a name finds what it is now).
