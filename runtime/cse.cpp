@@ -69,6 +69,7 @@ std::vector<ETm*> firstEvaluated(ETm* t) {
       [[fallthrough]];
     case ETag::Prim:
     case ETag::Arr:
+    case ETag::Con:
       for (uint32_t i = 0; i < x->n; ++i)
         visit(x->args[i]);
       break;
@@ -77,7 +78,8 @@ std::vector<ETm*> firstEvaluated(ETm* t) {
       visit(x->b);
       break;
     case ETag::Proj1:
-    case ETag::Proj2: visit(x->a); break;
+    case ETag::Proj2:
+    case ETag::Field: visit(x->a); break;
     default: break;
     }
     if (!next) break;

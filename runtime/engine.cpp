@@ -156,6 +156,18 @@ static MType evidentClass(Runtime& rt, ETm* t) {
     MType m = evidentClass(rt, t->b);
     return m == evidentClass(rt, t->c) ? m : MType::None;
   }
+  case ETag::Case: { // (impossible alternatives, erased, do not count)
+    MType m = MType::None;
+    bool first = true;
+    for (uint32_t i = 0; i < t->n; ++i) {
+      if (t->args[i]->tag == ETag::Erased) continue;
+      MType mi = evidentClass(rt, t->args[i]);
+      if (!first && mi != m) return MType::None;
+      m = mi;
+      first = false;
+    }
+    return m;
+  }
   case ETag::App:
     if (t->a->tag == ETag::Global && !isSpec(t->a->n) && rt.erased(t->a->n).arity == t->n) {
       MachineSig s = rt.machineSig(t->a->n);
@@ -558,19 +570,14 @@ void Runtime::showInto(std::string& out, V v, Val* ty) {
   out += "<value>";
 }
 
-// A value of a data type (its encoding: runtime/erase.cpp) as the
-// constructor applied to its explicit fields, `cons 1 (cons 2 nil)`.
+// A value of a data type (rt::ConObj, or the immediate of a constructor
+// without fields) as the constructor applied to its explicit fields,
+// `cons 1 (cons 2 nil)`.
 void Runtime::showData(std::string& out, V v, Val* ty) {
   World& w = *w_;
   const DataInfo& d = *w.tops[ty->n].data;
-  if (d.nCons == 0) return void(out += "<value>");
-  uint32_t i = 0;
-  for (; i + 1 < d.nCons; ++i) {
-    auto* p = static_cast<PairObj*>(obj(v));
-    v = p->b;
-    if (immVal(p->a)) break;
-  }
-  TopId con = d.cons[i];
+  if (d.nCons == 0 || conIndex(v) >= d.nCons) return void(out += "<value>");
+  TopId con = d.cons[conIndex(v)];
   // The constructor's type at the value's parameters: its fields' types.
   Val* cty = w.topType(con);
   std::vector<Val*> params;
@@ -583,6 +590,7 @@ void Runtime::showData(std::string& out, V v, Val* ty) {
     fields.push_back({f->a, f->icit});
     cty = apply(w, f, vUnused());
   }
+  std::vector<bool> stored = storedFields(w, con);
   bool nested = showAtom_;
   showAtom_ = false;
   bool any = false;
@@ -590,15 +598,12 @@ void Runtime::showData(std::string& out, V v, Val* ty) {
     any |= fi.second == Icit::Expl;
   if (nested && any) out += "(";
   out += nameOf(con);
-  for (size_t j = 0; j < fields.size(); ++j) {
-    V fv;
-    if (j + 1 == fields.size()) {
-      fv = v;
-    } else {
-      auto* p = static_cast<PairObj*>(obj(v));
-      fv = p->a;
-      v = p->b;
+  for (size_t j = 0, at = 0; j < fields.size() && j < stored.size(); ++j) {
+    if (!stored[j]) {
+      if (fields[j].second == Icit::Expl) out += " _";
+      continue;
     }
+    V fv = static_cast<ConObj*>(obj(v))->fields[at++];
     if (fields[j].second == Icit::Impl) continue;
     out += " ";
     showAtom_ = true; // (a field that is itself data and has fields: parenthesized)

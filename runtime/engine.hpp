@@ -373,6 +373,7 @@ private:
   Phase call(Machine& m);
   bool directCall(ETm* t);
   V construct(ETm* t, const V* at);
+  static V fieldOf(ETm* t, V v);
 };
 
 struct IEnv {

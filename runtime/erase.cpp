@@ -214,55 +214,45 @@ void Eraser::unfilledGoal(MetaId m) {
       fmt::format("the goal {}{} is not filled: this code cannot run", metaName(w_, m), where), 0};
 }
 
-// Data values (until constructors get objects of their own): constructor i
-// of n is i `false`s and a `true` paired in front of its fields (the last
-// constructor needs no `true`; a type with one constructor no tag at all);
-// the fields are a right-nested tuple (none: a unit). So a case is a chain of
-// `if`s on first components, and every tier runs data as it runs pairs.
-ETm* Eraser::mkLit(LitKind k, uint64_t bits) {
-  ETm* e = mk(ETag::Lit);
-  e->n = uint32_t(k);
-  e->bits = bits;
-  return e;
+// Data values: a constructor with fields is an object tagged with its index
+// (rt::ConObj), one without fields the immediate of its index; a case is a
+// switch on that index (ETag::Case) whose alternatives take the fields
+// apart (ETag::Field). Fields that are types are not stored.
+
+// Is a field of this type a type (erased: not stored)?
+static bool isTypeField(const Tm* ty) {
+  while (ty->tag == TTag::Pi)
+    ty = ty->b;
+  return ty->tag == TTag::U;
 }
 
-ETm* Eraser::mkPair(ETm* a, ETm* b) {
-  ETm* e = mk(ETag::Pair);
-  e->a = a;
-  e->b = b;
-  return e;
-}
-
-ETm* Eraser::mkProj(bool second, ETm* a) {
-  ETm* e = mk(second ? ETag::Proj2 : ETag::Proj1);
-  e->a = a;
-  return e;
+std::vector<bool> storedFields(World& w, TopId con) {
+  const TopEntry& te = w.tops[con];
+  uint32_t params = w.tops[TopId(te.conOf)].data->params;
+  std::vector<bool> stored;
+  uint32_t i = 0;
+  for (const Tm* ty = te.type; ty->tag == TTag::Pi; ty = ty->b, ++i)
+    if (i >= params) stored.push_back(!isTypeField(ty->a));
+  return stored;
 }
 
 // The constructor `con` as a function of its parameters and fields.
 ETm* Eraser::constructor(TopId con) {
   const TopEntry& te = w_.tops[con];
-  const DataInfo& d = *w_.tops[TopId(te.conOf)].data;
-  uint32_t total = 0;
-  for (const Tm* ty = te.type; ty->tag == TTag::Pi; ty = ty->b)
-    ++total;
-  uint32_t k = total - d.params;
-  ETm* v;
-  if (k == 0) {
-    v = mkLit(LitKind::Unit, 0);
-  } else {
-    v = mk(ETag::Var); // (the last field: index 0)
-    for (uint32_t j = 1; j < k; ++j) {
+  std::vector<bool> stored = storedFields(w_, con);
+  uint32_t k = uint32_t(stored.size());
+  ETm* v = mk(ETag::Con);
+  v->prim = te.conIndex;
+  v->bits = con;
+  v->n = uint32_t(std::count(stored.begin(), stored.end(), true));
+  v->args = out_.array<ETm*>(v->n);
+  for (uint32_t j = 0, at = 0; j < k; ++j)
+    if (stored[j]) {
       ETm* f = mk(ETag::Var);
-      f->n = j;
-      v = mkPair(f, v);
+      f->n = k - 1 - j;
+      v->args[at++] = f;
     }
-  }
-  if (d.nCons > 1) {
-    if (te.conIndex + 1 < d.nCons) v = mkPair(mkLit(LitKind::Bool, 1), v);
-    for (uint32_t i = 0; i < te.conIndex; ++i)
-      v = mkPair(mkLit(LitKind::Bool, 0), v);
-  }
+  uint32_t total = k + w_.tops[TopId(te.conOf)].data->params;
   if (total == 0) return v;
   ETm* l = mk(ETag::Lam);
   l->n = total;
@@ -275,19 +265,27 @@ ETm* Eraser::constructor(TopId con) {
   return l;
 }
 
-// An alternative's body with its fields bound (those it uses) to their
-// projections out of `fields` (an expression for the fields' tuple).
-ETm* Eraser::bindFields(const CaseAlt& alt, ETm* fields, bool shift) {
+// An alternative's body with its fields bound to reads of the scrutinee
+// (variable `scrut`, outside the fields' binders; `shift`: the body is
+// under one more binder, the scrutinee's let).
+ETm* Eraser::bindFields(const CaseAlt& alt, uint32_t scrut, bool shift) {
   ETm* body = erase(alt.body);
   uint32_t k = alt.arity;
   if (shift) body = mapVars(out_, body, k, [](uint32_t i) { return i + 1; });
   if (k == 0) return body;
-  std::vector<ETm*> args; // field j: fields.2.2…(j times).1 (the last: no .1)
-  for (uint32_t j = 0; j < k; ++j) {
-    ETm* f = mapVars(out_, fields, 0, [](uint32_t i) { return i; }); // (a copy per use)
-    for (uint32_t p = 0; p < j; ++p)
-      f = mkProj(true, f);
-    args.push_back(j + 1 == k ? f : mkProj(false, f));
+  std::vector<bool> stored = storedFields(w_, alt.con);
+  std::vector<ETm*> args;
+  for (uint32_t j = 0, at = 0; j < k; ++j) {
+    if (!stored[j]) {
+      args.push_back(mk(ETag::Erased));
+      continue;
+    }
+    ETm* s = mk(ETag::Var);
+    s->n = scrut;
+    ETm* f = mk(ETag::Field);
+    f->n = at++;
+    f->a = s;
+    args.push_back(f);
   }
   ETm* lam = mk(ETag::Lam);
   lam->n = k;
@@ -299,42 +297,39 @@ ETm* Eraser::eraseCase(Tm* t) {
   const DataInfo& d = *w_.tops[t->m].data;
   ETm* s = erase(t->a);
   bool let = s->tag != ETag::Var;
-  // The scrutinee, Proj2 applied `i` times (a fresh node for each use).
-  auto rest = [&](uint32_t i) {
-    ETm* v = mk(ETag::Var);
-    v->n = let ? 0 : s->n;
-    for (uint32_t j = 0; j < i; ++j)
-      v = mkProj(true, v);
-    return v;
-  };
+  uint32_t scrut = let ? 0 : s->n;
   std::vector<const CaseAlt*> byCon(d.nCons, nullptr);
   const CaseAlt* dflt = nullptr;
   for (uint32_t i = 0; i < t->n; ++i) {
     const CaseAlt& a = t->alts[i];
-    if (a.con == kDefaultAlt) {
+    if (a.con == kDefaultAlt)
       dflt = &a;
-      continue;
-    }
-    byCon[w_.tops[a.con].conIndex] = &a;
+    else
+      byCon[w_.tops[a.con].conIndex] = &a;
   }
-  auto body = [&](const CaseAlt* a, ETm* fields) -> ETm* {
-    if (!a) a = dflt;
-    if (!a) return mk(ETag::Erased); // (an impossible alternative)
-    return bindFields(*a, fields, let);
+  auto body = [&](uint32_t i) -> ETm* {
+    if (byCon[i]) return bindFields(*byCon[i], scrut, let);
+    if (!dflt) return mk(ETag::Erased); // (an impossible alternative)
+    return bindFields(*dflt, scrut, let);
   };
   ETm* r;
   if (d.nCons <= 1) {
-    r = d.nCons == 0 ? mk(ETag::Erased) : body(byCon[0], rest(0));
+    r = d.nCons == 0 ? mk(ETag::Erased) : body(0);
   } else {
-    // From the last constructor back: `if rest.1 then <i> else …`.
-    r = body(byCon[d.nCons - 1], rest(d.nCons - 1));
-    for (uint32_t i = d.nCons - 1; i-- > 0;) {
-      ETm* e = mk(ETag::If);
-      e->a = mkProj(false, rest(i));
-      e->b = body(byCon[i], mkProj(true, rest(i)));
-      e->c = r;
-      r = e;
+    r = mk(ETag::Case);
+    r->bits = t->m;
+    uint32_t withFields = 0;
+    for (uint32_t i = 0; i < d.nCons; ++i) {
+      std::vector<bool> st = storedFields(w_, d.cons[i]);
+      withFields += std::count(st.begin(), st.end(), true) > 0;
     }
+    r->span = withFields == 0 ? kCaseImmediates : withFields == d.nCons ? kCaseObjects : 0;
+    r->a = mk(ETag::Var);
+    r->a->n = scrut;
+    r->n = d.nCons;
+    r->args = out_.array<ETm*>(d.nCons);
+    for (uint32_t i = 0; i < d.nCons; ++i)
+      r->args[i] = body(i);
   }
   if (!let) return r;
   ETm* l = mk(ETag::Let);

@@ -29,6 +29,9 @@ enum class ETag : uint8_t {
   PrimPap,
   Erased,
   Known, // ?x in a filter: n = index of x
+  Con,   // a data value: prim = constructor index, n fields in args
+  Field, // field n of the data value a
+  Case,  // a switch on the constructor of a: n alternatives in args, by index
 };
 
 struct Lifted;
@@ -52,15 +55,17 @@ struct LamState {
 struct ETm {
   ETag tag;
   uint8_t flags = 0; // Var: kNoShare; Lam: kCapturesKnown (runtime/share.hpp)
-  uint32_t n = 0;    // Var: index; Global: top id; Lam: arity; App, Prim, Arr: number of args; Lit:
-                     // LitKind; Erased: the MType of an erased machine type (else 0)
-  uint32_t span = 0; // Prim: World::spans index + 1 (0: unknown)
-  uint32_t prim = 0; // Prim, PrimPap: primitive id
+  uint32_t n = 0;    // Var: index; Global: top id; Lam: arity; App, Prim, Arr, Con, Case: number
+                     // of args; Field: its index; Lit: LitKind; Erased: the MType of an erased
+                     // machine type (else 0)
+  uint32_t span = 0; // Prim: World::spans index + 1 (0: unknown); Case: kCase* below
+  uint32_t prim = 0; // Prim, PrimPap: primitive id; Con: constructor index
   union {
-    uint64_t bits = 0; // Lit
+    uint64_t bits = 0; // Lit; Con: the constructor's TopId; Case: the data type's (printing)
     const void* big;
   };
-  ETm* a = nullptr; // Lam: body; App: function; Let: definition; If: condition; Proj: pair
+  ETm* a = nullptr; // Lam: body; App: function; Let: definition; If: condition; Proj: pair;
+                    // Field, Case: the data value
   ETm* b = nullptr; // Let: body; If: then; Pair: second; Lam: filter (null: none)
   ETm* c = nullptr; // If: else
   ETm** args = nullptr;
@@ -69,6 +74,11 @@ struct ETm {
   uint32_t ncaptures = 0;
   LamState lam; // Lam: run-time state (interpreted closures of it)
 };
+
+/// ETm::span of a Case: what the constructors' values are — immediates
+/// (constructors without fields), objects, or both (0).
+constexpr uint32_t kCaseImmediates = 1;
+constexpr uint32_t kCaseObjects = 2;
 
 /// Calls f(slot, depth) for each direct subterm's slot; `depth` counts the
 /// binders the subterm is under (λ parameters, let).
@@ -79,7 +89,9 @@ template <class F> void forEachChild(ETm* t, uint32_t depth, F&& f) {
     f(t->a, depth);
     f(t->b, depth + 1);
     break;
-  case ETag::App: f(t->a, depth); [[fallthrough]];
+  case ETag::App:
+  case ETag::Case: f(t->a, depth); [[fallthrough]];
+  case ETag::Con:
   case ETag::Prim:
   case ETag::PrimPap:
   case ETag::Arr:
@@ -89,7 +101,8 @@ template <class F> void forEachChild(ETm* t, uint32_t depth, F&& f) {
   case ETag::If: f(t->c, depth); [[fallthrough]];
   case ETag::Pair: f(t->b, depth); [[fallthrough]];
   case ETag::Proj1:
-  case ETag::Proj2: f(t->a, depth); break;
+  case ETag::Proj2:
+  case ETag::Field: f(t->a, depth); break;
   default: break;
   }
 }
@@ -100,6 +113,10 @@ size_t countNodes(ETm* t, size_t limit = SIZE_MAX - 1);
 void freeVars(ETm* t, uint32_t depth, std::vector<bool>& out);
 /// A copy of `t` whose free variable i (below `depth` binders) becomes f(i).
 ETm* mapVars(Arena& a, ETm* t, uint32_t depth, const std::function<uint32_t(uint32_t)>& f);
+
+/// The fields of constructor `con` (after its data type's parameters): which
+/// of them a data value stores (a field that is a type is erased).
+std::vector<bool> storedFields(World& w, TopId con);
 
 /// How the LLVM tier's worker passes a value: a machine type (None: a word)
 /// or, for a Σ-type, its two components, each with its own shape — flattened
@@ -135,11 +152,8 @@ public:
 private:
   void unfilledGoal(MetaId m);
   ETm* mk(ETag t);
-  ETm* mkLit(LitKind k, uint64_t bits);
-  ETm* mkPair(ETm* a, ETm* b);
-  ETm* mkProj(bool second, ETm* a);
   ETm* constructor(TopId con);
-  ETm* bindFields(const CaseAlt& alt, ETm* fields, bool shift);
+  ETm* bindFields(const CaseAlt& alt, uint32_t scrut, bool shift);
   ETm* eraseCase(Tm* t);
   ETm* eraseApp(Tm* t);
   ETm* head(Tm* h, uint32_t span, std::vector<ETm*>& args);

@@ -149,6 +149,14 @@ V mkPair(V a, V b) {
   return ofObj(p);
 }
 
+V mkCon(uint32_t index, uint32_t n) {
+  if (n == 0) return imm(index);
+  auto* c = static_cast<ConObj*>(alloc(sizeof(Obj) + sizeof(V) * n));
+  c->tag = OTag::Con;
+  c->n = index | n << kConFieldsShift;
+  return ofObj(c);
+}
+
 static V mkNeu(NeuKind k, V a, V b) {
   auto* o = static_cast<NeuObj*>(alloc(sizeof(NeuObj)));
   o->tag = OTag::Neutral;

@@ -37,7 +37,8 @@ enum class OTag : uint32_t {
   Erased,
   ArrI64,
   ArrF64,
-  Neutral
+  Neutral,
+  Con
 };
 
 struct Obj {
@@ -72,6 +73,17 @@ struct PairObj : Obj {
 struct ArrObj : Obj { // tag Arr: words; ArrI64: int64_t bits; ArrF64: double bits
   V elems[1];
 };
+/// A value of a data type built by a constructor with fields: its header's n
+/// holds the constructor's index (kConIndex bits), the number of fields
+/// (from bit kConFieldsShift) and the shared bit (kConShared). A constructor
+/// without fields is the immediate imm(index): no allocation.
+struct ConObj : Obj {
+  V fields[1];
+};
+constexpr uint32_t kConIndex = 0xffff;
+constexpr uint32_t kConFieldsShift = 16;
+constexpr uint32_t kConShared = 1u << 31;
+inline uint32_t conFieldCount(const Obj* o) { return (o->n >> kConFieldsShift) & 0x7fff; }
 
 /// A stuck value (an accumulator, as in Coq's VM): made only when a normal
 /// form is computed by running code (Runtime::normalize). Applying or
@@ -176,9 +188,21 @@ inline V share(V v) {
       arrFlags(static_cast<ArrObj*>(o)) |= kArrShared;
     else if (o->tag == OTag::Pair)
       o->n |= kPairShared;
+    else if (o->tag == OTag::Con)
+      o->n |= kConShared;
   }
   return v;
 }
+/// The index of the constructor that built a data value.
+inline uint32_t conIndex(V v) { return isImm(v) ? uint32_t(immVal(v)) : obj(v)->n & kConIndex; }
+/// Field i of a data value, shared if the value is.
+inline V conField(V v, uint32_t i) {
+  auto* c = static_cast<ConObj*>(obj(v));
+  return c->n & kConShared ? share(c->fields[i]) : c->fields[i];
+}
+/// A data value of constructor `index` with `n` fields (to be filled;
+/// stored fields are moved in, as a pair's components).
+V mkCon(uint32_t index, uint32_t n);
 /// Component `which` (1, 2) of a pair, shared if the pair is.
 inline V pairComponent(PairObj* p, uint32_t which) {
   V c = which == 1 ? p->a : p->b;

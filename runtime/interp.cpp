@@ -248,6 +248,8 @@ enum KKind : uint32_t {
   KPairFst,    // Pair: the first component
   KPairSnd,    // Pair: the second (the first is on vals_)
   KProj,       // Proj1/Proj2: the pair
+  KField,      // Field: the data value
+  KCase,       // Case: the data value
   KActivation, // the body of top-level function i (t: that body) returns here
 };
 } // namespace
@@ -298,7 +300,16 @@ struct Runtime::Machine {
     break;
   case ETag::Prim:
   case ETag::PrimPap:
+  case ETag::Con:
   case ETag::Arr: m.argi = 0; return Phase::Args;
+  case ETag::Field:
+    if (t->a->tag == ETag::Var) { // (the usual case: a case's alternative takes its fields)
+      m.v = fieldOf(t, lookup(m.env, t->a->n));
+      return Phase::Ret;
+    }
+    k = KField;
+    break;
+  case ETag::Case: k = KCase; break;
   case ETag::Let: k = KLet; break;
   case ETag::If: k = KIf; break;
   case ETag::Pair: k = KPairFst; break;
@@ -357,6 +368,14 @@ struct Runtime::Machine {
     if (!(t->flags & kNoShare)) share(m.v);
     return Phase::Ret;
   }
+  case KField:
+    kont_.pop_back();
+    m.v = fieldOf(t, m.v);
+    return Phase::Ret;
+  case KCase:
+    kont_.pop_back();
+    m.t = t->args[conIndex(m.v)];
+    return Phase::Eval;
   default: // KActivation
     // The body returned: its environment (m.env, where its value was made)
     // is dead unless a closure made in it keeps it — its cells are given
@@ -401,6 +420,12 @@ struct Runtime::Machine {
   return Phase::Ret;
 }
 
+// Field t->n of the data value v (shared unless this read is its last use).
+V Runtime::fieldOf(ETm* t, V v) {
+  V f = conField(v, t->n);
+  return t->flags & kNoShare ? f : share(f);
+}
+
 // A saturated call of a top-level function: no function value is made.
 bool Runtime::directCall(ETm* t) {
   return t->a->tag == ETag::Global && erased(t->a->n).arity == t->n && t->n > 0;
@@ -422,6 +447,11 @@ V Runtime::construct(ETm* t, const V* at) {
     cl->free[0] = t->prim;
     cl->free[1] = t->span;
     copyWords(cl->free + 2, at, n);
+    return c;
+  }
+  if (t->tag == ETag::Con) {
+    V c = mkCon(t->prim, n);
+    if (n) copyWords(static_cast<ConObj*>(obj(c))->fields, at, n);
     return c;
   }
   V a = mkArr(n);

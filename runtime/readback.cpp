@@ -129,6 +129,9 @@ public:
     case ETag::Lit:
     case ETag::Arr:
     case ETag::Known: why = "the term uses builtin data"; return false;
+    case ETag::Con:
+    case ETag::Field:
+    case ETag::Case: why = "the term uses data types"; return false;
     case ETag::Global: return global(t->n);
     case ETag::Lam: return term(t->a); // (its filter is never run)
     default: break;

@@ -106,12 +106,16 @@ private:
       r = readOf(depth - 1 - t->n, kPlain);
       return true;
     }
-    if (t->tag != ETag::Proj1 && t->tag != ETag::Proj2) return false;
+    if (t->tag != ETag::Proj1 && t->tag != ETag::Proj2 && t->tag != ETag::Field) return false;
     if (!chain(t->a, depth, r)) return false;
     decide(t->a, true);
+    // (Field i is the path .2 i times then .1: fields are disjoint, as the
+    // components of nested pairs are.)
     uint32_t p = pathOf(r);
-    if (steps(p) < kMaxPath)
-      p = p << 1 | (t->tag == ETag::Proj2 ? 1 : 0);
+    uint32_t more = t->tag == ETag::Field ? t->n + 1 : 1;
+    if (steps(p) + int(more) <= kMaxPath)
+      p = t->tag == ETag::Field ? (p << more | ((1u << more) - 2))
+                                : (p << 1 | (t->tag == ETag::Proj2 ? 1 : 0));
     else
       p = kPlain; // (too deep: counted as the whole variable)
     r = readOf(levelOf(r), p);
@@ -124,7 +128,7 @@ private:
     return false; // array, partial application: their constructors mark
   }
 
-  // The node's children with their positions (not for Lam, Let, If).
+  // The node's children with their positions (not for Lam, Let, If, Case).
   static void slots(ETm* t, uint32_t depth, std::vector<Slot>& out) {
     if (t->tag == ETag::App) out.push_back({t->a, depth, false});
     switch (t->tag) {
@@ -135,12 +139,17 @@ private:
       for (uint32_t i = 0; i < t->n; ++i)
         out.push_back({t->args[i], depth, ownedArg(t, i)});
       break;
-    case ETag::Pair: // (a pair owns its components)
+    case ETag::Con: // (a data value owns its fields, as a pair does)
+      for (uint32_t i = 0; i < t->n; ++i)
+        out.push_back({t->args[i], depth, true});
+      break;
+    case ETag::Pair:
       out.push_back({t->a, depth, true});
       out.push_back({t->b, depth, true});
       break;
     case ETag::Proj1:
-    case ETag::Proj2: out.push_back({t->a, depth, false}); break;
+    case ETag::Proj2:
+    case ETag::Field: out.push_back({t->a, depth, false}); break;
     default: break;
     }
   }
@@ -175,6 +184,11 @@ private:
       add(t->a, depth, false);
       add(t->b, depth, true);
       add(t->c, depth, true);
+      break;
+    case ETag::Case:
+      add(t->a, depth, false);
+      for (uint32_t i = 0; i < t->n; ++i)
+        add(t->args[i], depth, true);
       break;
     default: {
       std::vector<Slot> ss;
@@ -220,6 +234,15 @@ private:
       borrowed(t->a, depth, afterCond, base);
       owned(t->b, depth, after, {}, base);
       return owned(t->c, depth, after, {}, base);
+    }
+    case ETag::Case: {
+      Reads afterScrutinee = after;
+      for (uint32_t i = 0; i < t->n; ++i)
+        unite(afterScrutinee, childReads(t->args[i], depth, false, depth).any);
+      borrowed(t->a, depth, afterScrutinee, base);
+      for (uint32_t i = 0; i < t->n; ++i)
+        owned(t->args[i], depth, after, {}, base);
+      return;
     }
     default: return children(t, depth, after, base);
     }

@@ -29,15 +29,16 @@ struct PEnv {
 // A partially evaluated value: known (a literal, a function, a structure of
 // partial values) or dynamic (residual code that computes it).
 struct PV {
-  enum Kind : uint8_t { Dyn, Lit, Erased, Global, Clo, Pair, Arr } kind;
+  enum Kind : uint8_t { Dyn, Lit, Erased, Global, Clo, Pair, Arr, Con } kind;
   ETm* t = nullptr; // Dyn: residual code (its variables are levels); Lit: the literal; Clo: the λ
   uint32_t at = 0;  // Dyn: the binder depth the code was built at
   TopId id = 0;     // Global
   PEnv* env = nullptr; // Clo
   PV* a = nullptr;     // Pair
   PV* b = nullptr;
-  PV** elems = nullptr; // Arr
+  PV** elems = nullptr; // Arr, Con (its fields)
   uint32_t n = 0;
+  const ETm* con = nullptr; // Con: the constructor node (its index and name)
 };
 
 PV* lookup(PEnv* e, uint32_t ix) {
@@ -216,6 +217,15 @@ struct Specializer::Impl {
     lets.push_back(relocate(v->t, v->at, depth));
     return dyn(var(depth++));
   }
+  // A dynamic argument of a specialization, bound once: a structure with
+  // dynamic parts too (`rect s s`), which its residual code would otherwise
+  // build again at each use of the parameter.
+  PV* bindWhole(PV* v) {
+    if (v->kind == PV::Dyn || closed(v)) return share(v);
+    if (v->kind != PV::Pair && v->kind != PV::Arr && v->kind != PV::Con) return v;
+    lets.push_back(resid(v));
+    return dyn(var(depth++));
+  }
   // Code whose lets must stay inside it (a branch, a λ body, a function).
   template <class F> ETm* scope(F&& body) {
     size_t mark = lets.size();
@@ -249,8 +259,13 @@ struct Specializer::Impl {
       e->b = resid(v->b);
       return e;
     }
-    case PV::Arr: {
-      ETm* e = node(ETag::Arr);
+    case PV::Arr:
+    case PV::Con: {
+      ETm* e = node(v->kind == PV::Arr ? ETag::Arr : ETag::Con);
+      if (v->con) {
+        e->prim = v->con->prim;
+        e->bits = v->con->bits;
+      }
       e->n = v->n;
       e->args = out.array<ETm*>(v->n);
       for (uint32_t i = 0; i < v->n; ++i)
@@ -293,6 +308,7 @@ struct Specializer::Impl {
     switch (v->kind) {
     case PV::Dyn: return false;
     case PV::Pair: return closed(v->a) && closed(v->b);
+    case PV::Con:
     case PV::Arr:
       for (uint32_t i = 0; i < v->n; ++i)
         if (!closed(v->elems[i])) return false;
@@ -317,8 +333,9 @@ struct Specializer::Impl {
     case PV::Erased: return v->n ? fmt::format("*{}", v->n) : "*"; // (machine types differ in code)
     case PV::Global: return fmt::format("g{}", v->id);
     case PV::Pair: return "(" + key(v->a) + "," + key(v->b) + ")";
-    case PV::Arr: {
-      std::string s = "[";
+    case PV::Arr:
+    case PV::Con: {
+      std::string s = v->con ? fmt::format("c{}[", v->con->bits) : "[";
       for (uint32_t i = 0; i < v->n; ++i)
         s += (i ? "," : "") + key(v->elems[i]);
       return s + "]";
@@ -346,6 +363,14 @@ struct Specializer::Impl {
       for (uint32_t i = 0; i < v->n; ++i)
         s += (i ? ", " : "") + shown(v->elems[i]);
       return s + "]";
+    }
+    case PV::Con: {
+      std::string s = rt.nameOf(TopId(v->con->bits));
+      if (v->n == 0) return s;
+      s = "(" + s;
+      for (uint32_t i = 0; i < v->n; ++i)
+        s += " " + shown(v->elems[i]);
+      return s + ")";
     }
     case PV::Clo: return "λ";
     case PV::Dyn: return "_";
@@ -411,13 +436,35 @@ struct Specializer::Impl {
       e->a = resid(p);
       return dyn(e);
     }
-    case ETag::Arr: {
-      PV* v = mk(PV::Arr);
+    case ETag::Arr:
+    case ETag::Con: { // (a known data value: its cases and fields fold)
+      PV* v = mk(t->tag == ETag::Arr ? PV::Arr : PV::Con);
+      if (t->tag == ETag::Con) v->con = t;
       v->n = t->n;
       v->elems = tmp.array<PV*>(t->n);
       for (uint32_t i = 0; i < t->n; ++i)
         v->elems[i] = share(pe(t->args[i], env));
       return v;
+    }
+    case ETag::Field: {
+      PV* d = pe(t->a, env);
+      if (d->kind == PV::Con && t->n < d->n) return d->elems[t->n];
+      ETm* e = node(ETag::Field);
+      e->n = t->n;
+      e->a = resid(d);
+      return dyn(e);
+    }
+    case ETag::Case: {
+      PV* d = pe(t->a, env);
+      if (d->kind == PV::Con && d->con->prim < t->n) return pe(t->args[d->con->prim], env);
+      ETm* e = node(ETag::Case);
+      e->n = t->n;
+      e->bits = t->bits;
+      e->a = resid(d);
+      e->args = out.array<ETm*>(t->n);
+      for (uint32_t i = 0; i < t->n; ++i)
+        e->args[i] = scope([&] { return pe(t->args[i], env); });
+      return dyn(e);
     }
     }
     return erasedPV;
@@ -534,7 +581,7 @@ struct Specializer::Impl {
     }
     std::vector<PV*> dynArgs;
     for (uint32_t i = 0; i < k; ++i)
-      if (!isStatic[i]) dynArgs.push_back(share(args[i]));
+      if (!isStatic[i]) dynArgs.push_back(bindWhole(args[i]));
     auto callFn = [&](TopId fn) -> PV* {
       used->push_back(fn);
       if (dynArgs.empty()) return dyn(globalNode(fn));
@@ -908,6 +955,35 @@ struct EPrinter {
       }
       out += "]";
       break;
+    case ETag::Con:
+      if (prec > 9 && t->n) out += "(";
+      out += rt.nameOf(TopId(t->bits));
+      for (uint32_t i = 0; i < t->n; ++i) {
+        out += " ";
+        print(t->args[i], 10);
+      }
+      if (prec > 9 && t->n) out += ")";
+      break;
+    case ETag::Field:
+      print(t->a, 10);
+      out += fmt::format(".#{}", t->n);
+      break;
+    case ETag::Case: {
+      if (prec > 0) out += "(";
+      out += "case ";
+      print(t->a, 0);
+      out += " of { ";
+      const DataInfo* d = rt.world().tops[TopId(t->bits)].data;
+      for (uint32_t i = 0; i < t->n; ++i) {
+        if (i) out += "; ";
+        out += d && i < d->nCons ? rt.nameOf(d->cons[i]) : fmt::format("#{}", i);
+        out += " → ";
+        print(t->args[i], 0);
+      }
+      out += " }";
+      if (prec > 0) out += ")";
+      break;
+    }
     }
   }
 };

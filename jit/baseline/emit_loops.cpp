@@ -139,6 +139,7 @@ bool FnGen::tailInto(ETm* t, bool last) {
       return false;
     }
     break;
+  case ETag::Case: return tailCase(t, last);
   default: break;
   }
   Opnd out = resultLocation(sig_.result);

@@ -28,12 +28,14 @@ void FnGen::shareWord(const Opnd& v) {
     move(held, v);
   }
   Gp r = held.reg;
-  Label mark = a_.newLabel(), pair = a_.newLabel(), done = a_.newLabel();
+  Label mark = a_.newLabel(), pair = a_.newLabel(), con = a_.newLabel(), done = a_.newLabel();
   auto tag = x86::dword_ptr(r, 0);
   a_.test(r.r8(), 1);
   a_.jnz(done);
   a_.cmp(tag, int32_t(OTag::Pair));
   a_.je(pair);
+  a_.cmp(tag, int32_t(OTag::Con));
+  a_.je(con);
   a_.cmp(tag, int32_t(OTag::Arr));
   a_.je(mark);
   a_.cmp(tag, int32_t(OTag::Str)); // (a string keeps its flags where an array does)
@@ -47,6 +49,9 @@ void FnGen::shareWord(const Opnd& v) {
   a_.jmp(done);
   a_.bind(pair);
   a_.or_(x86::dword_ptr(r, 4), int32_t(kPairShared));
+  a_.jmp(done);
+  a_.bind(con);
+  a_.or_(x86::dword_ptr(r, 4), int32_t(kConShared));
   a_.bind(done);
   if (v.kind == Opnd::Mem) release(held);
 }
@@ -111,6 +116,9 @@ Opnd FnGen::eval(ETm* t, const Gp* want) {
     move(r, resultLocation(m));
     return r;
   }
+  case ETag::Con: return construct(t);
+  case ETag::Field: return field(t);
+  case ETag::Case: return caseOf(t);
   default: throw Unsupported{__LINE__};
   }
 }

@@ -139,6 +139,12 @@ private:
 
   // emit_select.cpp: expressions and conditions
   Opnd eval(ETm* t, const Gp* want = nullptr);
+  // data values (emit_data.cpp)
+  Opnd construct(ETm* t);
+  Opnd field(ETm* t);
+  void dispatch(ETm* t, const std::vector<Label>& alts);
+  Opnd caseOf(ETm* t);
+  bool tailCase(ETm* t, bool last);
   Opnd litOpnd(ETm* t, bool emit);
   Opnd litImm(ETm* t, bool emit);
   void into(ETm* t, const Opnd& dst);

@@ -31,6 +31,10 @@ void LoopPlan::accumulates(ETm* t) {
     accumulates(t->b);
     accumulates(t->c);
     return;
+  case ETag::Case:
+    for (uint32_t i = 0; i < t->n; ++i)
+      accumulates(t->args[i]);
+    return;
   case ETag::Prim: {
     if (accPrim_ != UINT32_MAX || t->n != 2 || !selfCall(t->args[1])) return;
     const Prim& p = primById(t->prim);
@@ -52,6 +56,12 @@ size_t LoopPlan::callsOfSelf(ETm* t, bool tail) {
   case ETag::Let: return callsOfSelf(t->a, false) + callsOfSelf(t->b, tail);
   case ETag::If:
     return callsOfSelf(t->a, false) + callsOfSelf(t->b, tail) + callsOfSelf(t->c, tail);
+  case ETag::Case: {
+    size_t n = callsOfSelf(t->a, false);
+    for (uint32_t i = 0; i < t->n; ++i)
+      n += callsOfSelf(t->args[i], tail);
+    return n;
+  }
   default: break;
   }
   if (tail && accTail(t)) return callsOfSelf(t->args[0], false) + callsOfSelf(t->args[1], true);

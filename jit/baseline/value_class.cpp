@@ -42,7 +42,21 @@ MType valueClass(ETm* t, std::vector<MType>& env, ModuleGen& mod, TopId self, co
   case ETag::Erased:
   case ETag::Known:
   case ETag::Global:
+  case ETag::Con:
+  case ETag::Field:
   case ETag::Arr: return MType::None;
+  case ETag::Case: { // (impossible alternatives, erased, do not count)
+    MType m = MType::None;
+    bool first = true;
+    for (uint32_t i = 0; i < t->n; ++i) {
+      if (t->args[i]->tag == ETag::Erased) continue;
+      MType mi = valueClass(t->args[i], env, mod, self, sig);
+      if (!first && mi != m) return MType::None;
+      m = mi;
+      first = false;
+    }
+    return m;
+  }
   case ETag::Let: {
     env.push_back(valueClass(t->a, env, mod, self, sig));
     MType m = valueClass(t->b, env, mod, self, sig);

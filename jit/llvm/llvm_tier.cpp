@@ -66,7 +66,7 @@ using namespace llvm;
 
 struct Helpers {
   FunctionCallee toI64, ofI64, toF64, ofF64, fail, deopt, poll, apply, callGlobal, global, lit,
-      closure, pair, proj, arr, primPap;
+      closure, pair, proj, arr, primPap, con;
   FunctionCallee primN[4]; // thorin_rt_prim1…4
 };
 
@@ -404,6 +404,7 @@ public:
     h_.pair = fn("thorin_rt_pair", i64_, {i64_, i64_});
     h_.proj = fn("thorin_rt_proj", i64_, {i64_, Type::getInt32Ty(ctx_)});
     h_.arr = fn("thorin_rt_arr", i64_, {i32});
+    h_.con = fn("thorin_rt_con", i64_, {i32, i32});
     h_.primPap = fn("thorin_rt_prim_pap", i64_, {i32, i32, i32, ptr_});
     for (uint32_t n = 1; n <= 4; ++n) {
       std::vector<Type*> ps = {i32, i32};
@@ -620,11 +621,12 @@ public:
   }
   // Components read from the pair at p are shared when the pair is
   // (runtime/share.hpp).
-  void shareIfShared(Value* p, std::initializer_list<Value*> components) {
+  void shareIfShared(Value* p, std::initializer_list<Value*> components,
+                     uint32_t sharedBit = kPairShared) {
     Value* n = b_.CreateLoad(b_.getInt32Ty(), b_.CreateConstGEP1_64(b_.getInt32Ty(), p, 1));
     BasicBlock* mark = BasicBlock::Create(mc_.ctx_, "pair.shared", f_);
     BasicBlock* moved = BasicBlock::Create(mc_.ctx_, "pair.moved", f_);
-    b_.CreateCondBr(b_.CreateICmpNE(b_.CreateAnd(n, kPairShared), b_.getInt32(0)), mark, moved);
+    b_.CreateCondBr(b_.CreateICmpNE(b_.CreateAnd(n, sharedBit), b_.getInt32(0)), mark, moved);
     b_.SetInsertPoint(mark);
     for (Value* c : components)
       share(c);
@@ -812,6 +814,31 @@ public:
       if (!(t->flags & kNoShare)) share(phi); // (a read that does not move it out)
       return {phi, MType::None};
     }
+    case ETag::Con: { // (fields moved in, as a pair's components)
+      if (t->n == 0) return {wordConst(imm(t->prim)), MType::None};
+      std::vector<Value*> fs;
+      for (uint32_t i = 0; i < t->n; ++i)
+        fs.push_back(word(gen(t->args[i])));
+      uint64_t header = uint64_t(OTag::Con) | uint64_t(t->prim | t->n << kConFieldsShift) << 32;
+      return {allocObj(header, fs,
+                       [&] {
+                         Value* c = b_.CreateCall(mc_.h_.con,
+                                                  {b_.getInt32(t->prim), b_.getInt32(t->n)});
+                         Value* p = b_.CreateIntToPtr(c, mc_.ptr_);
+                         for (uint32_t i = 0; i < t->n; ++i)
+                           b_.CreateStore(fs[i], b_.CreateConstGEP1_64(mc_.i64_, p, 1 + i));
+                         return c;
+                       }),
+              MType::None};
+    }
+    case ETag::Field: {
+      Value* p = b_.CreateIntToPtr(word(gen(t->a)), mc_.ptr_);
+      Value* x = b_.CreateLoad(mc_.i64_, b_.CreateConstGEP1_64(mc_.i64_, p, 1 + t->n));
+      shareIfShared(p, {x}, kConShared);
+      if (!(t->flags & kNoShare)) share(x); // (a read that does not move it out)
+      return {x, MType::None};
+    }
+    case ETag::Case: return caseOf(t, tail);
     case ETag::Arr: {
       std::vector<Value*> es = storedWords(t);
       Value* a = b_.CreateCall(mc_.h_.arr, {b_.getInt32(t->n)});
@@ -847,10 +874,15 @@ public:
     b_.CreateStore(b_.CreateOr(b_.CreateLoad(mc_.i64_, fp), b_.getInt64(kArrShared)), fp);
     b_.CreateBr(done);
     b_.SetInsertPoint(notArr);
-    b_.CreateCondBr(b_.CreateICmpEQ(tag, b_.getInt32(uint32_t(OTag::Pair))), markPair, done);
+    // (A pair's or a data value's shared bit is in its header's n.)
+    Value* bit = b_.CreateSelect(
+        b_.CreateICmpEQ(tag, b_.getInt32(uint32_t(OTag::Pair))), b_.getInt32(kPairShared),
+        b_.CreateSelect(b_.CreateICmpEQ(tag, b_.getInt32(uint32_t(OTag::Con))),
+                        b_.getInt32(kConShared), b_.getInt32(0)));
+    b_.CreateCondBr(b_.CreateICmpNE(bit, b_.getInt32(0)), markPair, done);
     b_.SetInsertPoint(markPair);
     Value* np = b_.CreateConstGEP1_64(b_.getInt32Ty(), p, 1);
-    b_.CreateStore(b_.CreateOr(b_.CreateLoad(b_.getInt32Ty(), np), b_.getInt32(kPairShared)), np);
+    b_.CreateStore(b_.CreateOr(b_.CreateLoad(b_.getInt32Ty(), np), bit), np);
     b_.CreateBr(done);
     b_.SetInsertPoint(done);
     return w;
@@ -1032,45 +1064,108 @@ public:
     Value* c = as(gen(t->a), MType::Bool);
     BasicBlock* tb = BasicBlock::Create(mc_.ctx_, "then", f_);
     BasicBlock* eb = BasicBlock::Create(mc_.ctx_, "else", f_);
-    BasicBlock* jb = BasicBlock::Create(mc_.ctx_, "join", f_);
     b_.CreateCondBr(c, tb, eb);
-    b_.SetInsertPoint(tb);
-    tail_ = tail;
-    TV x = gen(t->b);
-    BasicBlock* tEnd = b_.GetInsertBlock();
-    b_.SetInsertPoint(eb);
-    tail_ = tail;
-    TV y = gen(t->c);
-    BasicBlock* eEnd = b_.GetInsertBlock();
-    // Both branches in one representation: their machine type or products
-    // where both have them (a worker's result: its shape), else words.
-    Shape plan = tail && selfInfo_.resultShape.isPair() ? selfInfo_.resultShape : joinShape(x, y);
-    std::vector<Value*> xs, ys;
-    b_.SetInsertPoint(tEnd);
-    flatten(x, plan, self_, xs);
-    tEnd = b_.GetInsertBlock();
-    b_.CreateBr(jb);
-    b_.SetInsertPoint(eEnd);
-    flatten(y, plan, self_, ys);
-    eEnd = b_.GetInsertBlock();
-    b_.CreateBr(jb);
+    return branches({{tb, t->b}, {eb, t->c}}, tail);
+  }
+  // The index of the constructor of data value w (kCaseImmediates: all are
+  // immediates; kCaseObjects: all objects).
+  Value* conIndexOf(Value* w, uint32_t kinds) {
+    auto ofImm = [&] { return b_.CreateTrunc(b_.CreateLShr(w, 1), b_.getInt32Ty()); };
+    auto ofObj = [&] {
+      Value* p = b_.CreateIntToPtr(w, mc_.ptr_);
+      Value* n = b_.CreateLoad(b_.getInt32Ty(), b_.CreateConstGEP1_64(b_.getInt32Ty(), p, 1));
+      return b_.CreateAnd(n, kConIndex);
+    };
+    if (kinds == kCaseImmediates) return ofImm();
+    if (kinds == kCaseObjects) return ofObj();
+    BasicBlock* isImm = BasicBlock::Create(mc_.ctx_, "case.imm", f_);
+    BasicBlock* isObj = BasicBlock::Create(mc_.ctx_, "case.obj", f_);
+    BasicBlock* join = BasicBlock::Create(mc_.ctx_, "case.index", f_);
+    b_.CreateCondBr(b_.CreateICmpNE(b_.CreateAnd(w, 1), wordConst(0)), isImm, isObj);
+    b_.SetInsertPoint(isImm);
+    Value* i1 = ofImm();
+    b_.CreateBr(join);
+    b_.SetInsertPoint(isObj);
+    Value* i2 = ofObj();
+    b_.CreateBr(join);
+    b_.SetInsertPoint(join);
+    PHINode* phi = b_.CreatePHI(b_.getInt32Ty(), 2);
+    phi->addIncoming(i1, isImm);
+    phi->addIncoming(i2, isObj);
+    return phi;
+  }
+  // A switch on the constructor of a data value; an impossible alternative
+  // (erased) fails.
+  TV caseOf(ETm* t, bool tail) {
+    Value* index = conIndexOf(word(gen(t->a)), t->span);
+    BasicBlock* impossible = BasicBlock::Create(mc_.ctx_, "case.impossible", f_);
+    SwitchInst* sw = b_.CreateSwitch(index, impossible, t->n);
+    std::vector<std::pair<BasicBlock*, ETm*>> alts;
+    for (uint32_t i = 0; i < t->n; ++i) {
+      if (t->args[i]->tag == ETag::Erased) continue;
+      BasicBlock* bb = BasicBlock::Create(mc_.ctx_, "case.alt", f_);
+      sw->addCase(b_.getInt32(i), bb);
+      alts.push_back({bb, t->args[i]});
+    }
+    b_.SetInsertPoint(impossible);
+    b_.CreateCall(mc_.h_.fail, {ptrConst(kImpossibleCase), b_.getInt32(0)});
+    b_.CreateUnreachable();
+    if (alts.empty()) {
+      b_.SetInsertPoint(BasicBlock::Create(mc_.ctx_, "case.none", f_));
+      b_.CreateUnreachable();
+      b_.SetInsertPoint(BasicBlock::Create(mc_.ctx_, "case.dead", f_));
+      return {wordConst(erased()), MType::None};
+    }
+    return branches(alts, tail);
+  }
+  static constexpr const char* kImpossibleCase = "internal error: an impossible case";
+  // Each term generated in its block (entered already), then joined in one
+  // representation: their machine type or products where all have them (a
+  // worker's result: its shape), else words.
+  TV branches(const std::vector<std::pair<BasicBlock*, ETm*>>& alts, bool tail) {
+    std::vector<TV> vs;
+    std::vector<BasicBlock*> ends;
+    for (auto& [bb, term] : alts) {
+      b_.SetInsertPoint(bb);
+      tail_ = tail;
+      vs.push_back(gen(term));
+      ends.push_back(b_.GetInsertBlock());
+    }
+    Shape plan = tail && selfInfo_.resultShape.isPair() ? selfInfo_.resultShape : joinShape(vs);
+    BasicBlock* jb = BasicBlock::Create(mc_.ctx_, "join", f_);
+    std::vector<std::vector<Value*>> flat(vs.size());
+    for (size_t k = 0; k < vs.size(); ++k) {
+      b_.SetInsertPoint(ends[k]);
+      flatten(vs[k], plan, self_, flat[k]);
+      ends[k] = b_.GetInsertBlock();
+      b_.CreateBr(jb);
+    }
     b_.SetInsertPoint(jb);
     std::vector<Value*> phis;
-    for (size_t i = 0; i < xs.size(); ++i) {
-      PHINode* phi = b_.CreatePHI(xs[i]->getType(), 2);
-      phi->addIncoming(xs[i], tEnd);
-      phi->addIncoming(ys[i], eEnd);
+    for (size_t i = 0; i < flat[0].size(); ++i) {
+      PHINode* phi = b_.CreatePHI(flat[0][i]->getType(), unsigned(vs.size()));
+      for (size_t k = 0; k < vs.size(); ++k)
+        phi->addIncoming(flat[k][i], ends[k]);
       phis.push_back(phi);
     }
     size_t at = 0;
     return unflatten(phis, at, plan);
   }
-  static Shape joinShape(const TV& x, const TV& y) {
-    if (x.parts && y.parts)
-      return Shape{
-          MType::None,
-          {joinShape((*x.parts)[0], (*y.parts)[0]), joinShape((*x.parts)[1], (*y.parts)[1])}};
-    return Shape{!x.parts && !y.parts && x.t == y.t ? x.t : MType::None, {}};
+  static Shape joinShape(const std::vector<TV>& xs) {
+    bool pairs = true, same = true;
+    for (const TV& x : xs) {
+      pairs = pairs && x.parts;
+      same = same && !x.parts && x.t == xs[0].t;
+    }
+    if (!pairs) return Shape{same ? xs[0].t : MType::None, {}};
+    Shape s{MType::None, {}};
+    for (int c = 0; c < 2; ++c) {
+      std::vector<TV> cs;
+      for (const TV& x : xs)
+        cs.push_back((*x.parts)[c]);
+      s.parts.push_back(joinShape(cs));
+    }
+    return s;
   }
 
   // A field of `id`'s cell (GlobalCell) and whether its epoch is the
@@ -1091,26 +1186,33 @@ public:
   // A pair, taken from the collector's free list inline (runtime/gc.hpp);
   // the runtime refills an empty list.
   Value* allocPair(Value* a, Value* b) {
-    void** list = gc::wordsFreeList(sizeof(PairObj));
-    if (!list) return b_.CreateCall(mc_.h_.pair, {a, b});
+    return allocObj(uint64_t(OTag::Pair), {a, b}, // (tag, n = 0: unshared)
+                    [&] { return b_.CreateCall(mc_.h_.pair, {a, b}); });
+  }
+  // An object of words: its header and its words, taken from the
+  // collector's free list inline (runtime/gc.hpp); `slow` when the list is
+  // empty (the runtime refills it) or every allocation must call the runtime.
+  Value* allocObj(uint64_t header, const std::vector<Value*>& words,
+                  const std::function<Value*()>& slow) {
+    size_t bytes = sizeof(Obj) + sizeof(V) * words.size();
+    void** list = gc::wordsFreeList(bytes);
+    if (!list) return slow();
     Value* headp = ptrConst(list);
     Value* head = b_.CreateLoad(mc_.ptr_, headp);
     return likelyOr(
         b_, b_.CreateICmpNE(head, ConstantPointerNull::get(cast<PointerType>(mc_.ptr_))),
         [&] {
           b_.CreateStore(b_.CreateLoad(mc_.ptr_, head), headp);
-          b_.CreateStore(b_.getInt64(uint64_t(OTag::Pair)), head); // tag, n = 0 (unshared)
-          b_.CreateStore(a, b_.CreateConstGEP1_64(mc_.i64_, head, 1));
-          b_.CreateStore(b, b_.CreateConstGEP1_64(mc_.i64_, head, 2));
+          b_.CreateStore(b_.getInt64(header), head);
+          for (size_t i = 0; i < words.size(); ++i)
+            b_.CreateStore(words[i], b_.CreateConstGEP1_64(mc_.i64_, head, 1 + i));
           Value* count = ptrConst(gc::allocatedBytes());
-          b_.CreateStore(b_.CreateAdd(b_.CreateLoad(mc_.i64_, count), b_.getInt64(sizeof(PairObj))),
-                         count);
+          b_.CreateStore(b_.CreateAdd(b_.CreateLoad(mc_.i64_, count), b_.getInt64(bytes)), count);
           return b_.CreatePtrToInt(head, mc_.i64_);
         },
-        [&] {
-          return b_.CreateCall(mc_.h_.pair, {a, b});
-        });
+        slow);
   }
+
 
   // A top-level value: this run's, once the runtime has computed it.
   Value* globalValue(TopId id) {
