@@ -14,15 +14,24 @@ namespace thorin {
 Diagnostic TopLevel::goalDiagnostic(MetaId m) {
   MetaEntry& e = w_.metas[m];
   std::vector<Name> ctx;
-  std::vector<std::string> context;
+  std::vector<std::pair<Name, std::string>> entries;
   Tm* ty = w_.metaTypeTm(m);
   for (uint32_t i = 0; i < e.ctxLen && (ty->tag == TTag::Pi || ty->tag == TTag::Let); ++i) {
     if (ty->name && str(ty->name) != "_")
-      context.push_back(fmt::format(
-          "{} : {}", str(ty->name),
-          show(w_, zonk(w_, w_.scratch, ty->a, Lvl(ctx.size())), ctx, kShownTermLimit)));
+      entries.push_back({ty->name, fmt::format("{} : {}", str(ty->name),
+                                               show(w_, zonk(w_, w_.scratch, ty->a, Lvl(ctx.size())),
+                                                    ctx, kShownTermLimit))});
     ctx.push_back(ty->name);
     ty = ty->tag == TTag::Pi ? ty->b : ty->c;
+  }
+  // A name bound again later (a variable refined by a match: its shadowing
+  // let) is shown once, as the user can refer to it: the last binding.
+  std::vector<std::string> context;
+  for (size_t i = 0; i < entries.size(); ++i) {
+    bool shadowed = false;
+    for (size_t j = i + 1; j < entries.size() && !shadowed; ++j)
+      shadowed = entries[j].first == entries[i].first;
+    if (!shadowed) context.push_back(std::move(entries[i].second));
   }
   Diagnostic d{
       e.span,

@@ -22,6 +22,7 @@ const char* tokName(Tok t) {
   case Tok::LParen: return "'('";
   case Tok::RParen: return "')'";
   case Tok::LBrace: return "'{'";
+  case Tok::GoalBlock: return "a goal '{! !}'";
   case Tok::RBrace: return "'}'";
   case Tok::LBracket: return "'['";
   case Tok::RBracket: return "']'";
@@ -359,7 +360,16 @@ Token Lexer::lex() {
   switch (c) {
   case '(': return tok(Tok::LParen);
   case ')': return tok(Tok::RParen);
-  case '{': return tok(Tok::LBrace);
+  case '{': {
+    if (pos_ < text_.size() && text_[pos_] == '!') { // Agda's `{! … !}`
+      size_t close = text_.find("!}", pos_ + 1);
+      if (close == std::string_view::npos)
+        error(b, b + 2, "unterminated goal '{!' (close it with '!}')");
+      pos_ = uint32_t(close + 2);
+      return tok(Tok::GoalBlock);
+    }
+    return tok(Tok::LBrace);
+  }
   case '}': return tok(Tok::RBrace);
   case '[': return tok(Tok::LBracket);
   case ']': return tok(Tok::RBracket);

@@ -30,6 +30,7 @@ enum class Tok : uint8_t {
   Comma,
   Dot,
   Hole,
+  GoalBlock, // `{! … !}`: an anonymous goal (what is inside is ignored)
   Let,
   U,
   If,

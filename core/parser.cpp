@@ -877,6 +877,7 @@ bool Parser::atomStart() const {
   case Tok::Ident:
   case Tok::U:
   case Tok::Hole:
+  case Tok::GoalBlock:
   case Tok::LParen:
   case Tok::Number:
   case Tok::String:
@@ -992,6 +993,10 @@ Raw* Parser::atom() {
   case Tok::Hole:
     advance();
     r = node<Raw>(RKind::Hole, span(t.begin, t.end));
+    break;
+  case Tok::GoalBlock: // (an anonymous goal, as `?`)
+    advance();
+    r = node<RKnown>(RKind::Known, span(t.begin, t.end));
     break;
   case Tok::Number:
     advance();
