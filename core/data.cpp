@@ -155,7 +155,23 @@ void TopLevel::finishData(const Entry& e, const DataDecl& d, const std::vector<T
   info->cons = cons;
   info->positive = positive;
   w_.tops[d.self].data = info;
-  if (d.indices == 0 && block.size() == 1) defineEliminator(e, d.self, prelude);
+  if (block.size() == 1) {
+    // (A generated eliminator that does not check is thorin's bug, not the
+    // user's: the data type stays, without it, and the error is a warning.)
+    World::Snapshot s = w_.snapshot();
+    try {
+      defineEliminator(e, d.self, prelude);
+    } catch (Error& err) {
+      w_.rollback(s);
+      info->elim = -1;
+      Diagnostic warn{e.nameSpan,
+                      fmt::format("no eliminator for '{}': the generated one does not check ({})",
+                                  str(e.name), err.diags.front().message),
+                      {}};
+      warn.warning = true;
+      err_ << render(warn);
+    }
+  }
 }
 
 // One constructor: its type is checked with the parameters bound, and

@@ -157,6 +157,9 @@ Tm* Elab::freshMeta(Cxt& c, Val* ty, Span span, MetaOrigin origin) {
     e.boundNames = c.locals->boundNames;
     e.nBound = c.locals->nBound;
   }
+  // A goal's type and context are shown after the definition, when the
+  // context's locals (scratch memory) may be gone: built now.
+  if (origin.kind == MetaOrigin::Goal) w_.metaTypeTm(m);
   Tm* t = mkTm(w_.perm, TTag::InsertedMeta);
   t->n = m;
   t->m = c.lvl;

@@ -20,6 +20,14 @@
 //
 // A recursive field gets an induction hypothesis; one that is a function
 // ending in the type (`(Nat → T) → T`) a function of hypotheses.
+//
+// An indexed family's motive takes the indices too, and each method's
+// result and hypotheses are at the indices the constructor's type gives:
+//
+//   elimVec : {A : U} → (P'' : (i''1 : Nat) → Vec A i''1 → U) → (m''vnil : P'' 0 vnil)
+//           → (m''vcons : {n : Nat} → (x''2 : A) → (x''3 : Vec A n) → P'' n x''3
+//                         → P'' (n + 1) (vcons {n} x''2 x''3))
+//           → {i''1 : Nat} → (t'' : Vec A i''1) → P'' i''1 t''
 #include <fmt/format.h>
 
 #include "parser.hpp"
@@ -39,7 +47,27 @@ struct Field {
   // plain `T`), each with its binder's name.
   bool recursive = false;
   std::vector<std::pair<std::string, std::string>> args;
+  std::string indices; // a recursive field: its type's indices, each after a space
 };
+
+// The arguments of an application after the first `params` (the indices
+// of a type `T A n`), each shown after a space.
+std::string indicesOf(Raw* r, uint32_t params) {
+  std::vector<Raw*> args;
+  for (; r->kind == RKind::App; r = as<RApp>(r)->fn)
+    args.insert(args.begin(), as<RApp>(r)->arg);
+  std::string out;
+  for (size_t i = params; i < args.size(); ++i)
+    out += " (" + show(args[i]) + ")";
+  return out;
+}
+
+// The raw type after its Πs.
+Raw* resultOf(Raw* r) {
+  while (r->kind == RKind::Pi)
+    r = as<RPi>(r)->cod;
+  return r;
+}
 
 // Does the raw type end in the data type `self` (after its Πs)? Then its
 // domains, named, go to `args`.
@@ -56,7 +84,7 @@ bool endsIn(Raw* r, Name self, std::vector<std::pair<std::string, std::string>>&
   return h->kind == RKind::Var && as<RVar>(h)->name == self;
 }
 
-std::vector<Field> fieldsOf(Raw* ty, Name self) {
+std::vector<Field> fieldsOf(Raw* ty, Name self, uint32_t params) {
   std::vector<Field> fs;
   for (; ty->kind == RKind::Pi; ty = as<RPi>(ty)->cod) {
     auto* p = as<RPi>(ty);
@@ -68,6 +96,7 @@ std::vector<Field> fieldsOf(Raw* ty, Name self) {
     if (endsIn(p->dom, self, args)) {
       f.recursive = true;
       f.args = std::move(args);
+      f.indices = indicesOf(resultOf(p->dom), params);
     }
     fs.push_back(std::move(f));
   }
@@ -96,11 +125,20 @@ std::string TopLevel::eliminatorText(const Entry& e) {
     params += binder(std::string(str(p->x)), Icit::Impl, show(p->dom)) + " → ";
     applied += " " + std::string(str(p->x));
   }
+  // The indices: the motive's binders, and the target's (implicit).
+  std::string motiveIndices, targetIndices, indexArgs;
+  for (uint32_t k = 1; r->kind == RKind::Pi; r = as<RPi>(r)->cod, ++k) {
+    auto* p = as<RPi>(r);
+    std::string i = p->x == names::underscore ? fmt::format("i''{}", k) : std::string(str(p->x));
+    motiveIndices += binder(i, Icit::Expl, show(p->dom)) + " → ";
+    targetIndices += binder(i, Icit::Impl, show(p->dom)) + " → ";
+    indexArgs += " " + i;
+  }
   std::string methods, methodArgs;
   std::vector<std::string> clauses;
   for (const ConDecl& c : e.cons) {
     std::string con(str(c.name)), m = "m''" + con;
-    std::vector<Field> fs = fieldsOf(c.ty, e.name);
+    std::vector<Field> fs = fieldsOf(c.ty, e.name, e.params);
     std::string mty, pat = con, call = m;
     for (size_t i = 0; i < fs.size(); ++i) {
       const Field& f = fs[i];
@@ -110,8 +148,11 @@ std::string TopLevel::eliminatorText(const Entry& e) {
       call += " " + arg(fmt::format("v''{}", i + 1), f.icit);
     }
     std::string built = con; // (con applied to the fields, in the method's type)
-    for (const Field& f : fs)
-      built += " " + arg(f.name, f.icit);
+    for (const Field& f : fs) // (implicit fields by name: the parameters come first)
+      if (f.icit == Icit::Expl)
+        built += " " + f.name;
+      else if (f.name.find("''") == std::string::npos)
+        built += " {" + f.name + " = " + f.name + "}";
     for (size_t i = 0; i < fs.size(); ++i) {
       const Field& f = fs[i];
       if (!f.recursive) continue;
@@ -122,18 +163,20 @@ std::string TopLevel::eliminatorText(const Entry& e) {
       }
       std::string target = xs.empty() ? f.name : "(" + f.name + xs + ")";
       std::string v = fmt::format("v''{}", i + 1);
-      mty += fmt::format("({}P'' {}) → ", tel, target);
+      mty += fmt::format("({}P''{} {}) → ", tel, f.indices, target);
       std::string rec = fmt::format("{} P'' MS {}", elim, xs.empty() ? v : "(" + v + xs + ")");
       call += xs.empty() ? " (" + rec + ")" : fmt::format(" (λ{}. {})", xs, rec);
     }
-    mty += fmt::format("P'' {}", fs.empty() ? con : "(" + built + ")");
+    mty += fmt::format("P''{} {}", indicesOf(resultOf(c.ty), e.params),
+                       fs.empty() ? con : "(" + built + ")");
     methods += fmt::format("({} : {}) → ", m, mty);
     methodArgs += " " + m;
     clauses.push_back(
         fmt::format("{} P'' MS {} = {}\n", elim, fs.empty() ? pat : "(" + pat + ")", call));
   }
-  std::string text = fmt::format("{} : {}(P'' : {} → U) → {}(t'' : {}) → P'' t''\n", elim,
-                                 params, applied, methods, applied);
+  std::string text = fmt::format("{} : {}(P'' : {}{} → U) → {}{}(t'' : {}) → P''{} t''\n",
+                                 elim, params, motiveIndices, applied + indexArgs, methods,
+                                 targetIndices, applied + indexArgs, indexArgs);
   if (e.cons.empty()) clauses.push_back(fmt::format("{} P'' ()\n", elim)); // (absurd)
   for (std::string& c : clauses) {
     // (MS: the methods, in every clause and recursive call)

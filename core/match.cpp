@@ -128,6 +128,7 @@ private:
   Lvl rootBase_ = 0; // the first variable the rows match on (an empty type among them and after
                      // them makes a branch no row covers fine)
   Unified unifyAll(Lvl L, std::vector<std::pair<Val*, Val*>> eqs, std::string& why, const Cxt& c);
+  void settle(Lvl L, size_t k);
   Val* current(Lvl l, Val* v);
   std::pair<Val*, uint64_t> natView(Val* v);
   Val* natPlus(Val* base, uint64_t k);
@@ -608,7 +609,22 @@ Matcher::Unified Matcher::tryConstructor(const Cxt& c, Lvl x, const DataInfo& d,
   for (uint32_t j = d.params; j < args.size() && j < targetIdx.size(); ++j)
     eqs.push_back({args[j], targetIdx[j]});
   std::reverse(eqs.begin(), eqs.end()); // (solved from the back: x first)
-  return unifyAll(br.c.lvl, eqs, why, br.c);
+  size_t before = solved_.size();
+  Unified u = unifyAll(br.c.lvl, eqs, why, br.c);
+  if (u == Unified::Ok) settle(br.c.lvl, solved_.size() - before);
+  return u;
+}
+
+// Each level's value with the solutions applied throughout: a solution may
+// mention a variable solved after it (x is `lz {k}`, then k is b), so `k`
+// passes settle chains of `k` solutions.
+void Matcher::settle(Lvl L, size_t k) {
+  for (size_t pass = 0; pass < k; ++pass)
+    for (Lvl l = L; l-- > 0;) {
+      Val* v = lv_[l].val;
+      if (v->tag == VTag::Rigid && v->n == l && !v->sp) continue; // (itself: not solved)
+      lv_[l].val = current(L, v);
+    }
 }
 
 // Is x's type one no constructor can build (each one's indices conflict)?
