@@ -365,7 +365,13 @@ Tm* Elab::check(Cxt& c, Raw* r, Val* a) {
   default: break;
   }
   // A term checked against an implicit function type gets an implicit λ,
-  // unless it is itself an implicit λ (handled above when the names match).
+  // unless it is itself an implicit λ (handled above when the names match),
+  // or a variable of that very type (a generated eliminator passes its
+  // methods on at each recursive call: no λ, and no metavariable to solve).
+  if (f->tag == VTag::Pi && f->icit == Icit::Impl && r->kind == RKind::Var) {
+    auto [t, ty] = inferVar(c, as<RVar>(r));
+    if (sameValue(forceAll(w_, ty), f)) return t;
+  }
   if (f->tag == VTag::Pi && f->icit == Icit::Impl) {
     Cxt c2 = bind(c, f->name, f->a, false);
     Tm* body = check(c2, r, apply(w_, f, w_.var(c.lvl)));

@@ -48,17 +48,36 @@ struct Field {
   bool recursive = false;
   std::vector<std::pair<std::string, std::string>> args;
   std::string indices; // a recursive field: its type's indices, each after a space
+  std::vector<Raw*> indexTerms; // … as terms
 };
 
+// The names a simple term mentions (variables, applications, operators,
+// literals); false for anything else.
+bool namesIn(Raw* r, std::vector<Name>& out) {
+  switch (r->kind) {
+  case RKind::Var: out.push_back(as<RVar>(r)->name); return true;
+  case RKind::Number:
+  case RKind::String:
+  case RKind::U: return true;
+  case RKind::App: return namesIn(as<RApp>(r)->fn, out) && namesIn(as<RApp>(r)->arg, out);
+  case RKind::BinOp: return namesIn(as<RBinOp>(r)->lhs, out) && namesIn(as<RBinOp>(r)->rhs, out);
+  default: return false;
+  }
+}
+
 // The arguments of an application after the first `params` (the indices
-// of a type `T A n`), each shown after a space.
-std::string indicesOf(Raw* r, uint32_t params) {
+// of a type `T A n`).
+std::vector<Raw*> indexTermsOf(Raw* r, uint32_t params) {
   std::vector<Raw*> args;
   for (; r->kind == RKind::App; r = as<RApp>(r)->fn)
     args.insert(args.begin(), as<RApp>(r)->arg);
+  return std::vector<Raw*>(args.begin() + std::min<size_t>(params, args.size()), args.end());
+}
+// … each shown after a space.
+std::string indicesOf(Raw* r, uint32_t params) {
   std::string out;
-  for (size_t i = params; i < args.size(); ++i)
-    out += " (" + show(args[i]) + ")";
+  for (Raw* a : indexTermsOf(r, params))
+    out += " (" + show(a) + ")";
   return out;
 }
 
@@ -97,6 +116,7 @@ std::vector<Field> fieldsOf(Raw* ty, Name self, uint32_t params) {
       f.recursive = true;
       f.args = std::move(args);
       f.indices = indicesOf(resultOf(p->dom), params);
+      f.indexTerms = indexTermsOf(resultOf(p->dom), params);
     }
     fs.push_back(std::move(f));
   }
@@ -113,26 +133,54 @@ std::string arg(const std::string& x, Icit i) {
 
 } // namespace
 
+// A recursive call's indices given (` {i = t}…`), when they are written with
+// fields the clause binds under their own names and globals: the checker
+// then solves no metavariable for them (an eliminator of a family with
+// many constructors made dozens, each over the whole clause's context).
+// "" to leave them to inference.
+static std::string givenIndices(const Field& f, const std::vector<Field>& fs,
+                                const std::vector<std::string>& pv,
+                                const std::vector<Name>& paramNames,
+                                const std::vector<std::string>& indexNames) {
+  if (f.indexTerms.size() != indexNames.size() || indexNames.empty()) return "";
+  std::string out;
+  for (size_t k = 0; k < indexNames.size(); ++k) {
+    std::vector<Name> used;
+    if (!namesIn(f.indexTerms[k], used)) return "";
+    for (Name x : used) {
+      if (std::find(paramNames.begin(), paramNames.end(), x) != paramNames.end()) return "";
+      for (size_t j = 0; j < fs.size(); ++j)
+        if (fs[j].name == str(x) && pv[j] != fs[j].name) return "";
+    }
+    out += fmt::format(" {{{} = {}}}", indexNames[k], show(f.indexTerms[k]));
+  }
+  return out;
+}
+
 std::string eliminatorName(Name data) { return "elim" + std::string(str(data)); }
 
 std::string TopLevel::eliminatorText(const Entry& e) {
   std::string T(str(e.name)), elim = eliminatorName(e.name);
   // The parameters (implicit in the eliminator) and `T A B`.
   std::string params, applied = T;
+  std::vector<Name> paramNames;
   Raw* r = e.ty;
   for (uint32_t i = 0; i < e.params; ++i, r = as<RPi>(r)->cod) {
     auto* p = as<RPi>(r);
     params += binder(std::string(str(p->x)), Icit::Impl, show(p->dom)) + " → ";
     applied += " " + std::string(str(p->x));
+    paramNames.push_back(p->x);
   }
   // The indices: the motive's binders, and the target's (implicit).
   std::string motiveIndices, targetIndices, indexArgs;
+  std::vector<std::string> indexNames;
   for (uint32_t k = 1; r->kind == RKind::Pi; r = as<RPi>(r)->cod, ++k) {
     auto* p = as<RPi>(r);
     std::string i = p->x == names::underscore ? fmt::format("i''{}", k) : std::string(str(p->x));
     motiveIndices += binder(i, Icit::Expl, show(p->dom)) + " → ";
     targetIndices += binder(i, Icit::Impl, show(p->dom)) + " → ";
     indexArgs += " " + i;
+    indexNames.push_back(i);
   }
   std::string methods, methodArgs;
   std::vector<std::string> clauses;
@@ -140,12 +188,21 @@ std::string TopLevel::eliminatorText(const Entry& e) {
     std::string con(str(c.name)), m = "m''" + con;
     std::vector<Field> fs = fieldsOf(c.ty, e.name, e.params);
     std::string mty, pat = con, call = m;
+    // The clause's pattern variables: the fields' names where they are
+    // plain (so that a recursive call can give its indices, written with
+    // them), else names of their own (a field's name may be a constructor's).
+    std::vector<std::string> pv;
     for (size_t i = 0; i < fs.size(); ++i) {
       const Field& f = fs[i];
+      Name x = intern(f.name);
+      int32_t top = w_.lookupTop(x);
+      bool plain = f.name.find("''") == std::string::npos &&
+                   (top < 0 || w_.tops[top].conOf < 0) &&
+                   std::find(paramNames.begin(), paramNames.end(), x) == paramNames.end();
+      pv.push_back(plain ? f.name : fmt::format("v''{}", i + 1));
       mty += binder(f.name, f.icit, f.ty) + " → ";
-      // (Pattern variables of their own: a field's name may be a constructor's.)
-      pat += " " + arg(fmt::format("v''{}", i + 1), f.icit);
-      call += " " + arg(fmt::format("v''{}", i + 1), f.icit);
+      pat += " " + arg(pv.back(), f.icit);
+      call += " " + arg(pv.back(), f.icit);
     }
     std::string built = con; // (con applied to the fields, in the method's type)
     for (const Field& f : fs) // (implicit fields by name: the parameters come first)
@@ -162,9 +219,10 @@ std::string TopLevel::eliminatorText(const Entry& e) {
         xs += " " + y;
       }
       std::string target = xs.empty() ? f.name : "(" + f.name + xs + ")";
-      std::string v = fmt::format("v''{}", i + 1);
+      const std::string& v = pv[i];
       mty += fmt::format("({}P''{} {}) → ", tel, f.indices, target);
-      std::string rec = fmt::format("{} P'' MS {}", elim, xs.empty() ? v : "(" + v + xs + ")");
+      std::string rec = fmt::format("{} P'' MS{} {}", elim, xs.empty() ? givenIndices(f, fs, pv, paramNames, indexNames) : "",
+                                    xs.empty() ? v : "(" + v + xs + ")");
       call += xs.empty() ? " (" + rec + ")" : fmt::format(" (λ{}. {})", xs, rec);
     }
     mty += fmt::format("P''{} {}", indicesOf(resultOf(c.ty), e.params),

@@ -619,12 +619,15 @@ Matcher::Unified Matcher::tryConstructor(const Cxt& c, Lvl x, const DataInfo& d,
 // mention a variable solved after it (x is `lz {k}`, then k is b), so `k`
 // passes settle chains of `k` solutions.
 void Matcher::settle(Lvl L, size_t k) {
-  for (size_t pass = 0; pass < k; ++pass)
+  for (size_t pass = 0; pass < k; ++pass) {
+    Env* env = envOf(L);
     for (Lvl l = L; l-- > 0;) {
       Val* v = lv_[l].val;
-      if (v->tag == VTag::Rigid && v->n == l && !v->sp) continue; // (itself: not solved)
-      lv_[l].val = current(L, v);
+      if (v->tag == VTag::Rigid && !v->sp && (v->n == l || lv_[v->n].val == v))
+        continue; // (itself, or another variable not solved: nothing to apply)
+      lv_[l].val = eval(w_, env, quote(w_, w_.scratch, L, v, QuoteOpts{false, false}));
     }
+  }
 }
 
 // Is x's type one no constructor can build (each one's indices conflict)?

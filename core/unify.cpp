@@ -34,6 +34,38 @@ bool Unifier::unify(Lvl l, Val* t, Val* u) {
   return ok;
 }
 
+// Two closures of one term in environments that hold the same values (a
+// type instantiated twice at the same variables: a generated eliminator's
+// method types, met at each recursive call) are equal without comparing
+// their bodies.
+bool sameClosure(const Val* t, const Val* u) {
+  if (t->body != u->body) return false;
+  const Env *x = t->env, *y = u->env;
+  for (; x && y; x = x->prev, y = y->prev) {
+    const Val *a = x->v, *b = y->v;
+    // (Irrelevant: a codomain instantiated without its argument, which it
+    // does not mention — nor does any closure inside it.)
+    if (a == b || a->tag == VTag::Irrelevant || b->tag == VTag::Irrelevant) continue;
+    if (a->tag != VTag::Rigid || b->tag != VTag::Rigid || a->n != b->n || a->sp || b->sp)
+      return false;
+  }
+  return !x && !y;
+}
+
+bool sameValue(const Val* a, const Val* b) {
+  if (a == b) return true;
+  if (a->tag != b->tag) return false;
+  switch (a->tag) {
+  case VTag::Rigid:
+  case VTag::Top: return a->n == b->n && !a->sp && !b->sp;
+  case VTag::U: return true;
+  case VTag::Pi:
+  case VTag::Sigma:
+    return a->icit == b->icit && sameValue(a->a, b->a) && sameClosure(a, b);
+  default: return false;
+  }
+}
+
 static bool litEqual(Val* t, Val* u) {
   if (t->n != u->n) return false;
   switch (LitKind(t->n)) {
@@ -329,6 +361,7 @@ bool Unifier::go(Lvl l, Val* t, Val* u, UMode mode) {
       if (u->tag == t->tag) {
         if (t->icit != u->icit) return false;
         if (!go(l, t->a, u->a, mode)) return false;
+        if (sameClosure(t, u)) return true;
         underBinder();
         continue;
       }
@@ -349,6 +382,7 @@ bool Unifier::go(Lvl l, Val* t, Val* u, UMode mode) {
       break;
     case VTag::Lam:
       if (u->tag == VTag::Lam) {
+        if (sameClosure(t, u)) return true;
         underBinder();
         continue;
       }

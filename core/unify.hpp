@@ -17,6 +17,13 @@ enum class UMode : uint8_t { Rigid, Flex, Full };
 /// Creates metas during pruning; provided by the elaborator's meta context.
 MetaId newMeta(World& w, Tm* closedType, uint32_t ctxLen, Span span, MetaOrigin origin);
 
+/// Two closures of one term in environments holding the same values: equal
+/// (a type instantiated twice at the same variables).
+bool sameClosure(const Val* t, const Val* u);
+/// A cheap, conservative equality (no unfolding, no metas solved): the same
+/// variable or global, U, or binders of same domains over sameClosure.
+bool sameValue(const Val* a, const Val* b);
+
 class Unifier {
 public:
   explicit Unifier(World& w) : w_(w) {}
