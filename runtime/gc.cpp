@@ -269,10 +269,9 @@ Stats stats() {
   return s;
 }
 
-void addRootRange(const RootRange* r) {
-  init();
-  gRanges.push_back(r);
-}
+// (No init(): the collector starts with the first allocation — a `thorin
+// check` that runs nothing never pays its start-up, ~1.4 ms.)
+void addRootRange(const RootRange* r) { gRanges.push_back(r); }
 
 void removeRootRange(const RootRange* r) { std::erase(gRanges, r); }
 
