@@ -75,6 +75,7 @@ public:
   /// Warnings found (unreachable clauses), for the caller to print once the
   /// definition is accepted.
   std::vector<Diagnostic> warnings;
+  void warn(Diagnostic d);
 
 private:
   /// `term`: the term checked (for a message about it, see cannotHaveType).

@@ -933,11 +933,19 @@ Tm* Matcher::caseOf(Cxt& c, RCase* r, Val* goal, bool refine) {
   return t;
 }
 
+// A warning, once: a clause's right-hand side reached from several leaves
+// of the case tree is elaborated at each (its `case`s warn each time).
+void Elab::warn(Diagnostic d) {
+  for (const Diagnostic& o : warnings)
+    if (o.span.src == d.span.src && o.span.begin == d.span.begin && o.message == d.message) return;
+  warnings.push_back(std::move(d));
+}
+
 Tm* Elab::checkCase(Cxt& c, RCase* r, Val* a) {
   Matcher m(*this, w_);
   Tm* t = m.caseOf(c, r, a, true);
   for (Diagnostic& d : m.warnings)
-    warnings.push_back(std::move(d));
+    warn(std::move(d));
   return t;
 }
 
@@ -950,7 +958,7 @@ Tm* Elab::checkClauses(Cxt& c, RClauses* r, Val* a) {
   Matcher m(*this, w_);
   Tm* t = m.clauses(c, r, a);
   for (Diagnostic& d : m.warnings)
-    warnings.push_back(std::move(d));
+    warn(std::move(d));
   return t;
 }
 
