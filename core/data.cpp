@@ -155,23 +155,7 @@ void TopLevel::finishData(const Entry& e, const DataDecl& d, const std::vector<T
   info->cons = cons;
   info->positive = positive;
   w_.tops[d.self].data = info;
-  if (block.size() == 1) {
-    // (A generated eliminator that does not check is thorin's bug, not the
-    // user's: the data type stays, without it, and the error is a warning.)
-    World::Snapshot s = w_.snapshot();
-    try {
-      defineEliminator(e, d.self, prelude);
-    } catch (Error& err) {
-      w_.rollback(s);
-      info->elim = -1;
-      Diagnostic warn{e.nameSpan,
-                      fmt::format("no eliminator for '{}': the generated one does not check ({})",
-                                  str(e.name), err.diags.front().message),
-                      {}};
-      warn.warning = true;
-      err_ << render(warn);
-    }
-  }
+  if (block.size() == 1) tryEliminators({&e}, {d.self}, prelude);
 }
 
 // One constructor: its type is checked with the parameters bound, and

@@ -46,6 +46,7 @@ struct Field {
   // A recursive field: the domains of the Πs before the type (empty for a
   // plain `T`), each with its binder's name.
   bool recursive = false;
+  int target = -1; // a recursive field: which data type of the block
   std::vector<std::pair<std::string, std::string>> args;
   std::string indices; // a recursive field: its type's indices, each after a space
   std::vector<Raw*> indexTerms; // … as terms
@@ -88,9 +89,10 @@ Raw* resultOf(Raw* r) {
   return r;
 }
 
-// Does the raw type end in the data type `self` (after its Πs)? Then its
-// domains, named, go to `args`.
-bool endsIn(Raw* r, Name self, std::vector<std::pair<std::string, std::string>>& args) {
+// Does the raw type end in one of the data types `block` (after its Πs)?
+// Its position in the block (-1: none); its domains, named, go to `args`.
+int endsIn(Raw* r, const std::vector<Name>& block,
+           std::vector<std::pair<std::string, std::string>>& args) {
   size_t k = 0;
   for (; r->kind == RKind::Pi; r = as<RPi>(r)->cod, ++k) {
     auto* p = as<RPi>(r);
@@ -100,10 +102,12 @@ bool endsIn(Raw* r, Name self, std::vector<std::pair<std::string, std::string>>&
   Raw* h = r;
   while (h->kind == RKind::App)
     h = as<RApp>(h)->fn;
-  return h->kind == RKind::Var && as<RVar>(h)->name == self;
+  if (h->kind != RKind::Var) return -1;
+  auto it = std::find(block.begin(), block.end(), as<RVar>(h)->name);
+  return it == block.end() ? -1 : int(it - block.begin());
 }
 
-std::vector<Field> fieldsOf(Raw* ty, Name self, uint32_t params) {
+std::vector<Field> fieldsOf(Raw* ty, const std::vector<Name>& block, uint32_t params) {
   std::vector<Field> fs;
   for (; ty->kind == RKind::Pi; ty = as<RPi>(ty)->cod) {
     auto* p = as<RPi>(ty);
@@ -112,7 +116,7 @@ std::vector<Field> fieldsOf(Raw* ty, Name self, uint32_t params) {
     f.icit = p->icit;
     f.ty = show(p->dom);
     std::vector<std::pair<std::string, std::string>> args;
-    if (endsIn(p->dom, self, args)) {
+    if ((f.target = endsIn(p->dom, block, args)) >= 0) {
       f.recursive = true;
       f.args = std::move(args);
       f.indices = indicesOf(resultOf(p->dom), params);
@@ -159,105 +163,182 @@ static std::string givenIndices(const Field& f, const std::vector<Field>& fs,
 
 std::string eliminatorName(Name data) { return "elim" + std::string(str(data)); }
 
-std::string TopLevel::eliminatorText(const Entry& e) {
-  std::string T(str(e.name)), elim = eliminatorName(e.name);
-  // The parameters (implicit in the eliminator) and `T A B`.
-  std::string params, applied = T;
+namespace {
+// One data type of a block, as its eliminator sees it.
+struct DataView {
+  const Entry* e = nullptr;
+  std::string elim, motive;     // `elimVec`, `P''` (in a block: `P''Vec`)
+  std::string motiveTy;         // `(i''1 : Nat) → Vec A i''1 → U`
+  std::string targetIndices;    // `{i''1 : Nat} → `
+  std::string indexArgs;        // ` i''1`
+  std::string applied;          // `Vec A`
+  std::vector<std::string> indexNames;
+};
+} // namespace
+
+std::string TopLevel::eliminatorText(const std::vector<const Entry*>& block) {
+  // The parameters (implicit in each eliminator): the block's types must
+  // share them, as written.
+  const Entry& first = *block[0];
+  std::string params, paramsShown;
   std::vector<Name> paramNames;
-  Raw* r = e.ty;
-  for (uint32_t i = 0; i < e.params; ++i, r = as<RPi>(r)->cod) {
+  Raw* r = first.ty;
+  for (uint32_t i = 0; i < first.params; ++i, r = as<RPi>(r)->cod) {
     auto* p = as<RPi>(r);
     params += binder(std::string(str(p->x)), Icit::Impl, show(p->dom)) + " → ";
-    applied += " " + std::string(str(p->x));
+    paramsShown += " " + std::string(str(p->x));
     paramNames.push_back(p->x);
   }
-  // The indices: the motive's binders, and the target's (implicit).
-  std::string motiveIndices, targetIndices, indexArgs;
-  std::vector<std::string> indexNames;
-  for (uint32_t k = 1; r->kind == RKind::Pi; r = as<RPi>(r)->cod, ++k) {
-    auto* p = as<RPi>(r);
-    std::string i = p->x == names::underscore ? fmt::format("i''{}", k) : std::string(str(p->x));
-    motiveIndices += binder(i, Icit::Expl, show(p->dom)) + " → ";
-    targetIndices += binder(i, Icit::Impl, show(p->dom)) + " → ";
-    indexArgs += " " + i;
-    indexNames.push_back(i);
-  }
-  std::string methods, methodArgs;
-  std::vector<std::string> clauses;
-  for (const ConDecl& c : e.cons) {
-    std::string con(str(c.name)), m = "m''" + con;
-    std::vector<Field> fs = fieldsOf(c.ty, e.name, e.params);
-    std::string mty, pat = con, call = m;
-    // The clause's pattern variables: the fields' names where they are
-    // plain (so that a recursive call can give its indices, written with
-    // them), else names of their own (a field's name may be a constructor's).
-    std::vector<std::string> pv;
-    for (size_t i = 0; i < fs.size(); ++i) {
-      const Field& f = fs[i];
-      Name x = intern(f.name);
-      int32_t top = w_.lookupTop(x);
-      bool plain = f.name.find("''") == std::string::npos &&
-                   (top < 0 || w_.tops[top].conOf < 0) &&
-                   std::find(paramNames.begin(), paramNames.end(), x) == paramNames.end();
-      pv.push_back(plain ? f.name : fmt::format("v''{}", i + 1));
-      mty += binder(f.name, f.icit, f.ty) + " → ";
-      pat += " " + arg(pv.back(), f.icit);
-      call += " " + arg(pv.back(), f.icit);
+  std::vector<Name> names;
+  std::vector<DataView> views;
+  for (const Entry* e : block) {
+    DataView v;
+    v.e = e;
+    v.elim = eliminatorName(e->name);
+    v.motive = block.size() == 1 ? "P''" : "P''" + std::string(str(e->name));
+    v.applied = std::string(str(e->name)) + paramsShown;
+    Raw* t = e->ty;
+    std::string mine;
+    for (uint32_t i = 0; i < e->params; ++i, t = as<RPi>(t)->cod) {
+      auto* p = as<RPi>(t);
+      mine += binder(std::string(str(p->x)), Icit::Impl, show(p->dom)) + " → ";
     }
-    std::string built = con; // (con applied to the fields, in the method's type)
-    for (const Field& f : fs) // (implicit fields by name: the parameters come first)
-      if (f.icit == Icit::Expl)
-        built += " " + f.name;
-      else if (f.name.find("''") == std::string::npos)
-        built += " {" + f.name + " = " + f.name + "}";
-    for (size_t i = 0; i < fs.size(); ++i) {
-      const Field& f = fs[i];
-      if (!f.recursive) continue;
-      std::string tel, xs;
-      for (auto& [y, dom] : f.args) {
-        tel += fmt::format("({} : {}) → ", y, dom);
-        xs += " " + y;
+    if (mine != params) return ""; // (different parameters: no eliminator)
+    std::string motiveIndices;
+    for (uint32_t k = 1; t->kind == RKind::Pi; t = as<RPi>(t)->cod, ++k) {
+      auto* p = as<RPi>(t);
+      std::string i = p->x == names::underscore ? fmt::format("i''{}", k) : std::string(str(p->x));
+      motiveIndices += binder(i, Icit::Expl, show(p->dom)) + " → ";
+      v.targetIndices += binder(i, Icit::Impl, show(p->dom)) + " → ";
+      v.indexArgs += " " + i;
+      v.indexNames.push_back(i);
+    }
+    v.motiveTy = motiveIndices + v.applied + v.indexArgs + " → U";
+    names.push_back(e->name);
+    views.push_back(std::move(v));
+  }
+  std::string motives, methods, allArgs;
+  for (const DataView& v : views) {
+    motives += fmt::format("({} : {}) → ", v.motive, v.motiveTy);
+    allArgs += " " + v.motive;
+  }
+  std::vector<std::vector<std::string>> clauses(views.size());
+  for (size_t di = 0; di < views.size(); ++di) {
+    const Entry& e = *views[di].e;
+    for (const ConDecl& c : e.cons) {
+      std::string con(str(c.name)), m = "m''" + con;
+      std::vector<Field> fs = fieldsOf(c.ty, names, e.params);
+      std::string mty, pat = con, call = m;
+      // The clause's pattern variables: the fields' names where they are
+      // plain (so that a recursive call can give its indices, written with
+      // them), else names of their own (a field's name may be a constructor's).
+      std::vector<std::string> pv;
+      for (size_t i = 0; i < fs.size(); ++i) {
+        const Field& f = fs[i];
+        Name x = intern(f.name);
+        int32_t top = w_.lookupTop(x);
+        bool plain = f.name.find("''") == std::string::npos &&
+                     (top < 0 || w_.tops[top].conOf < 0) &&
+                     std::find(paramNames.begin(), paramNames.end(), x) == paramNames.end();
+        pv.push_back(plain ? f.name : fmt::format("v''{}", i + 1));
+        mty += binder(f.name, f.icit, f.ty) + " → ";
+        pat += " " + arg(pv.back(), f.icit);
+        call += " " + arg(pv.back(), f.icit);
       }
-      std::string target = xs.empty() ? f.name : "(" + f.name + xs + ")";
-      const std::string& v = pv[i];
-      mty += fmt::format("({}P''{} {}) → ", tel, f.indices, target);
-      std::string rec = fmt::format("{} P'' MS{} {}", elim, xs.empty() ? givenIndices(f, fs, pv, paramNames, indexNames) : "",
-                                    xs.empty() ? v : "(" + v + xs + ")");
-      call += xs.empty() ? " (" + rec + ")" : fmt::format(" (λ{}. {})", xs, rec);
+      std::string built = con; // (con applied to the fields, in the method's type)
+      for (const Field& f : fs) // (implicit fields by name: the parameters come first)
+        if (f.icit == Icit::Expl)
+          built += " " + f.name;
+        else if (f.name.find("''") == std::string::npos)
+          built += " {" + f.name + " = " + f.name + "}";
+      for (size_t i = 0; i < fs.size(); ++i) {
+        const Field& f = fs[i];
+        if (!f.recursive) continue;
+        const DataView& to = views[size_t(f.target)];
+        std::string tel, xs;
+        for (auto& [y, dom] : f.args) {
+          tel += fmt::format("({} : {}) → ", y, dom);
+          xs += " " + y;
+        }
+        std::string target = xs.empty() ? f.name : "(" + f.name + xs + ")";
+        const std::string& v = pv[i];
+        mty += fmt::format("({}{}{} {}) → ", tel, to.motive, f.indices, target);
+        std::string given = xs.empty() ? givenIndices(f, fs, pv, paramNames, to.indexNames) : "";
+        std::string rec =
+            fmt::format("{}\x01{} {}", to.elim, given, xs.empty() ? v : "(" + v + xs + ")");
+        call += xs.empty() ? " (" + rec + ")" : fmt::format(" (λ{}. {})", xs, rec);
+      }
+      mty += fmt::format("{}{} {}", views[di].motive, indicesOf(resultOf(c.ty), e.params),
+                         fs.empty() ? con : "(" + built + ")");
+      methods += fmt::format("({} : {}) → ", m, mty);
+      allArgs += " " + m;
+      clauses[di].push_back(fmt::format("{}\x01 {} = {}\n", views[di].elim,
+                                        fs.empty() ? pat : "(" + pat + ")", call));
     }
-    mty += fmt::format("P''{} {}", indicesOf(resultOf(c.ty), e.params),
-                       fs.empty() ? con : "(" + built + ")");
-    methods += fmt::format("({} : {}) → ", m, mty);
-    methodArgs += " " + m;
-    clauses.push_back(
-        fmt::format("{} P'' MS {} = {}\n", elim, fs.empty() ? pat : "(" + pat + ")", call));
+    if (e.cons.empty()) clauses[di].push_back(fmt::format("{}\x01 ()\n", views[di].elim)); // (absurd)
   }
-  std::string text = fmt::format("{} : {}(P'' : {}{} → U) → {}{}(t'' : {}) → P''{} t''\n",
-                                 elim, params, motiveIndices, applied + indexArgs, methods,
-                                 targetIndices, applied + indexArgs, indexArgs);
-  if (e.cons.empty()) clauses.push_back(fmt::format("{} P'' ()\n", elim)); // (absurd)
-  for (std::string& c : clauses) {
-    // (MS: the methods, in every clause and recursive call)
-    for (size_t at; (at = c.find(" MS ")) != std::string::npos;)
-      c.replace(at, 4, methodArgs + " ");
-    text += c;
-  }
+  std::string indent = block.size() == 1 ? "" : "  ";
+  std::string text = block.size() == 1 ? "" : "mutual\n";
+  for (const DataView& v : views)
+    text += fmt::format("{}{} : {}{}{}{}(t'' : {}{}) → {}{} t''\n", indent, v.elim, params, motives,
+                        methods, v.targetIndices, v.applied, v.indexArgs, v.motive, v.indexArgs);
+  for (auto& cs : clauses)
+    for (std::string& c : cs) {
+      // (\x01: the motives and methods, in every clause and recursive call;
+      // a character no source text has)
+      for (size_t at; (at = c.find('\x01')) != std::string::npos;)
+        c.replace(at, 1, allArgs);
+      text += indent + c;
+    }
   return text;
 }
 
-void TopLevel::defineEliminator(const Entry& e, TopId data, bool prelude) {
-  const Source* src =
-      w_.addSource(fmt::format("<the eliminator of {}>", str(e.name)), eliminatorText(e));
+void TopLevel::defineEliminators(const std::vector<const Entry*>& block,
+                                 const std::vector<TopId>& datas, bool prelude) {
+  std::string text = eliminatorText(block);
+  if (text.empty()) return;
+  std::string what(str(block[0]->name));
+  for (size_t i = 1; i < block.size(); ++i)
+    what += fmt::format(", {}", str(block[i]->name));
+  const Source* src = w_.addSource(fmt::format("<the eliminator of {}>", what), std::move(text));
   Arena syntax(16 * 1024);
   Parser parser(*src, syntax);
-  Entry sig, clauses;
-  parser.next(sig);
-  parser.next(clauses);
-  clauses.kind = EntryKind::Def;
-  clauses.ty = sig.ty;
-  define(clauses, prelude);
-  auto* info = const_cast<DataInfo*>(w_.tops[data].data);
-  info->elim = w_.lookupTop(clauses.name);
+  if (block.size() == 1) {
+    Entry sig, clauses;
+    parser.next(sig);
+    parser.next(clauses);
+    clauses.kind = EntryKind::Def;
+    clauses.ty = sig.ty;
+    define(clauses, prelude);
+  } else {
+    Entry mutual;
+    parser.next(mutual);
+    defineMutual(mutual, prelude);
+  }
+  for (size_t i = 0; i < block.size(); ++i) {
+    auto* info = const_cast<DataInfo*>(w_.tops[datas[i]].data);
+    info->elim = w_.lookupTop(intern(eliminatorName(block[i]->name)));
+  }
+}
+
+// (A generated eliminator that does not check is thorin's bug, not the
+// user's: the data types stay, without it, and the error is a warning.)
+void TopLevel::tryEliminators(const std::vector<const Entry*>& block,
+                              const std::vector<TopId>& datas, bool prelude) {
+  World::Snapshot s = w_.snapshot();
+  try {
+    defineEliminators(block, datas, prelude);
+  } catch (Error& err) {
+    w_.rollback(s);
+    for (TopId d : datas)
+      const_cast<DataInfo*>(w_.tops[d].data)->elim = -1;
+    Diagnostic warn{block[0]->nameSpan,
+                    fmt::format("no eliminator for '{}': the generated one does not check ({})",
+                                str(block[0]->name), err.diags.front().message),
+                    {}};
+    warn.warning = true;
+    err_ << render(warn);
+  }
 }
 
 } // namespace thorin

@@ -78,6 +78,11 @@ void TopLevel::defineMutual(const Entry& e, bool prelude) {
            fmt::format("the signature of '{}' has no definition in this mutual block",
                        str(declared[d].first->name)),
            {fmt::format("write `{} = …` or its clauses in the block", str(declared[d].first->name))});
+  // The data types' eliminators, one mutual definition.
+  std::vector<const Entry*> dataEntries;
+  for (const Entry& sub : e.block)
+    if (sub.kind == EntryKind::Data) dataEntries.push_back(&sub);
+  if (!dataEntries.empty()) tryEliminators(dataEntries, block, prelude);
   reportGoals(firstMeta, block.empty() ? declared[0].second : block[0]);
 }
 

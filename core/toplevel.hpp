@@ -155,8 +155,11 @@ private:
   std::vector<int32_t> definedTops(const Entry& e); // reload.cpp
   Name lastClauses_; // the function whose clauses came last (a later clause is separated)
   // eliminator.cpp
-  std::string eliminatorText(const Entry& e);
-  void defineEliminator(const Entry& e, TopId data, bool prelude);
+  std::string eliminatorText(const std::vector<const Entry*>& block);
+  void defineEliminators(const std::vector<const Entry*>& block, const std::vector<TopId>& datas,
+                         bool prelude);
+  void tryEliminators(const std::vector<const Entry*>& block, const std::vector<TopId>& datas,
+                      bool prelude);
   void walkEntry(const Entry& e);
   // Goals (core/goals.cpp).
   Diagnostic goalDiagnostic(MetaId m);
