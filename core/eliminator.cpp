@@ -28,6 +28,8 @@
 //           → (m''vcons : {n : Nat} → (x''2 : A) → (x''3 : Vec A n) → P'' n x''3
 //                         → P'' (n + 1) (vcons {n} x''2 x''3))
 //           → {i''1 : Nat} → (t'' : Vec A i''1) → P'' i''1 t''
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "parser.hpp"

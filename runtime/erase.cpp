@@ -1,5 +1,7 @@
 #include "erase.hpp"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "core/axiom.hpp"
