@@ -8,6 +8,8 @@ and a peak RSS below the limit, in every tier where it allocates:
 - a loop of 10⁸ steps on Nats beyond 2^62 (a big Nat per step; interpreted,
   baseline code, LLVM's code);
 - a loop that sets a cell of a 1,000-element array 10⁷ times (in place);
+- the same on an array held in a data value, taken apart and rebuilt at
+  each of 2·10⁶ steps (in place: a data value owns its fields);
 - the Brainfuck benchmark (bench/eval/bf.thorin), which sets its tape at
   every step;
 - closures and pairs made and dropped in a loop, 10⁶ steps;
@@ -47,12 +49,21 @@ PROGRAMS = {
                  "  = λ k p. if k == 0 then p else go (k - 1) ((λ (q : Nat × Nat). step k q) p)\n"
                  ".eval (go {n} (0, 1)).1 < 1000\n", lambda n: "true",
                  [["--jit=off"], ["--jit=eager"]]),
+    "data": ("data R : U where\n  mk : Array 1000 I64 → Nat → R\n"
+             "loop : Nat → R → R\n"
+             "loop 0 r = r\n"
+             "loop k (mk a n) = loop (k - 1) (mk (set a (idx (k % 1000)) (get a (idx (k % 1000)) + 1)) (n + 1))\n"
+             "seven : R → I64\n"
+             "seven (mk a _) = get a (idx 7)\n"
+             ".eval seven (loop {n} (mk (build 1000 (λ i. 0)) 0))\n",
+             lambda n: str(n // 1000 + (1 if n % 1000 >= 7 else 0)),
+             [["--jit=off"], ["--jit=baseline"], ["--jit=eager"]]),
     "string": ("build : Nat → String → String = λ k s. if k == 0 then s else build (k - 1) (strCat s \"x\")\n"
                ".eval strLen (build {n} \"\")\n", lambda n: str(n),
                [["--jit=off"], ["--jit=baseline"], ["--jit=eager"]]),
 }
 STEPS = {"f64": 100_000_000, "nat": 100_000_000, "array": 10_000_000, "closures": 1_000_000,
-         "string": 10_000_000}
+         "string": 10_000_000, "data": 2_000_000}
 # What the result itself holds (the string of 10⁷ bytes, with room to grow).
 LIVE_MB = {"string": 2 * STEPS["string"] / 2**20}
 LIMIT_MB = 200
