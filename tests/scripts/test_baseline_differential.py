@@ -339,7 +339,7 @@ def arguments(doc, seed, count, per_file, hot, errors, hot_steps, more=None):
 
 def main():
     t0 = time.monotonic()
-    a = arguments(__doc__, 20261122, 200, 8, 2, "a division error", HOT_STEPS,
+    a = arguments(__doc__, 20261122, 140, 8, 2, "a division error", HOT_STEPS,
                   lambda ap: ap.add_argument("--stacks", type=int, default=2,
                                              help="files ending in stack exhaustion (default 2)"))
 

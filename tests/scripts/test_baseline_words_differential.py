@@ -199,7 +199,7 @@ def coverage(cases, results):
 
 def main():
     t0 = time.monotonic()
-    a = base.arguments(__doc__, 20261128, 128, 4, 1, "a run-time error", HOT_STEPS,
+    a = base.arguments(__doc__, 20261128, 96, 4, 1, "a run-time error", HOT_STEPS,
                        lambda ap: ap.add_argument("--min-coverage", type=float, default=0.6,
                                                   help="least share of the functions that must get "
                                                        "baseline code (default 0.6)"))

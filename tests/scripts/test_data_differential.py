@@ -37,7 +37,7 @@ Switches in data_programs.py (SWITCHES below) leave out what a known thorin
 bug breaks; the test names those that are off, and `--with SWITCH` (or
 `--with all`) generates the feature again, to check a fix.
 
-Default: 150 programs in files of 25, an eighth under the sanitizers. In a
+Default: 100 programs in files of 25, an eighth under the sanitizers. In a
 Release build that is about 140 s of CPU (most of it --jit=eager compiling
 every definition), about 70 s on two idle cores.
 """
@@ -87,7 +87,7 @@ TEST = differential.Differential(MODES, unit="directive", batch_timeout=BATCH_TI
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("thorin")
-    ap.add_argument("--count", type=int, help="programs (default 150; an eighth sanitized)")
+    ap.add_argument("--count", type=int, help="programs (default 100; an eighth sanitized)")
     ap.add_argument("--seed", default="20261128")
     ap.add_argument("--per-file", type=int, default=25)
     ap.add_argument("--jobs", type=int, default=min(os.cpu_count() or 2, 4))
@@ -99,7 +99,7 @@ def main():
     for sw in SWITCHES if "all" in a.switches else a.switches:
         setattr(data_programs, sw, True)
     if a.count is None:
-        a.count = thorin.scaled(exe, 150)
+        a.count = thorin.scaled(exe, 100)
 
     batches = TEST.generate(data_programs, a.count, a.seed, a.per_file)
     off = [s for s in SWITCHES if not getattr(data_programs, s)]

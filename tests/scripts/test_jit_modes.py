@@ -2,7 +2,9 @@
 """The JIT does not change what a program prints: every tests/golden/*.thorin
 (and *.stt) and examples/*.thorin gives the same output and exit status under
 `thorin run --jit=off`, `--jit=eager`, `--jit=lazy --jit-threshold 2` and
-`--jit=baseline --jit-threshold 2`.
+`--jit=baseline --jit-threshold 2` (under the sanitizers, without `--jit=eager`:
+the lazy mode at threshold 2 compiles the same functions with LLVM, and CI's
+30 minutes do not hold the fourth mode there).
 
   test_jit_modes.py THORIN [ROOT]      (ROOT: the repository, by default this script's)
 """
@@ -34,21 +36,22 @@ def main():
     if not files:
         print(f"no programs under {root}")
         return 1
+    modes = [m for m in MODES if not (thorin.sanitized(exe) and m == ["--jit=eager"])]
     with concurrent.futures.ThreadPoolExecutor(min(os.cpu_count() or 2, 4)) as pool:
-        outs = {(f, i): pool.submit(run, exe, flags, f) for f in files for i, flags in enumerate(MODES)}
+        outs = {(f, i): pool.submit(run, exe, flags, f) for f in files for i, flags in enumerate(modes)}
         outs = {k: v.result() for k, v in outs.items()}
     bad = 0
     for f in files:
         base = outs[(f, 0)]
-        for i in range(1, len(MODES)):
+        for i in range(1, len(modes)):
             if outs[(f, i)] != base:
                 bad += 1
                 rel = os.path.relpath(f, root)
-                print(f"FAIL: {rel}: `run {' '.join(MODES[i])}` differs from `run {' '.join(MODES[0])}`")
+                print(f"FAIL: {rel}: `run {' '.join(modes[i])}` differs from `run {' '.join(modes[0])}`")
                 sys.stdout.writelines(difflib.unified_diff(
                     base.splitlines(True), outs[(f, i)].splitlines(True),
-                    " ".join(MODES[0]), " ".join(MODES[i])))
-    print(f"{len(files)} programs, {len(MODES)} modes: " + ("ok" if not bad else f"{bad} differences"))
+                    " ".join(modes[0]), " ".join(modes[i])))
+    print(f"{len(files)} programs, {len(modes)} modes: " + ("ok" if not bad else f"{bad} differences"))
     return 1 if bad else 0
 
 
