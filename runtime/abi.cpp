@@ -37,6 +37,7 @@ V thorin_rt_pair(V a, V b) { return mkPair(a, b); }
 V thorin_rt_proj(V p, uint32_t which) { return proj(p, which); }
 V thorin_rt_arr(uint32_t n) { return mkArr(n); }
 V thorin_rt_con(uint32_t index, uint32_t n) { return mkCon(index, n); }
+V thorin_rt_cell(uint32_t index, uint32_t n) { return mkCell(index, n); }
 V thorin_rt_share(V v) { return share(v); }
 // A primitive's run-time implementation with its arguments as scalars: the
 // slow paths of compiled code call these (one call instruction, no argument
@@ -97,7 +98,8 @@ const std::vector<AbiSymbol>& abiSymbols() {
       THORIN_ABI(thorin_rt_call_global),  THORIN_ABI(thorin_rt_global),
       THORIN_ABI(thorin_rt_lit),          THORIN_ABI(thorin_rt_closure),
       THORIN_ABI(thorin_rt_pair),         THORIN_ABI(thorin_rt_proj),
-      THORIN_ABI(thorin_rt_arr),          THORIN_ABI(thorin_rt_con),          THORIN_ABI(thorin_rt_prim_pap),
+      THORIN_ABI(thorin_rt_arr),          THORIN_ABI(thorin_rt_con),
+      THORIN_ABI(thorin_rt_cell),         THORIN_ABI(thorin_rt_prim_pap),
       THORIN_ABI(thorin_rt_prim1),        THORIN_ABI(thorin_rt_prim2),
       THORIN_ABI(thorin_rt_prim3),        THORIN_ABI(thorin_rt_prim4),
       THORIN_ABI(thorin_rt_elems_shaped), THORIN_ABI(thorin_rt_share),

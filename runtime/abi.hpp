@@ -37,6 +37,8 @@ thorin_v thorin_rt_proj(thorin_v p, uint32_t which);
 thorin_v thorin_rt_arr(uint32_t n);
 /// A data value of constructor `index` with n fields (to be stored).
 thorin_v thorin_rt_con(uint32_t index, uint32_t n);
+/// A compact cell of constructor `index` with n fields (runtime/heap.hpp).
+thorin_v thorin_rt_cell(uint32_t index, uint32_t n);
 /// Marks v shared if it is an array (a second reference to it may be used:
 /// runtime/share.hpp); returns v.
 thorin_v thorin_rt_share(thorin_v v);

@@ -570,8 +570,8 @@ void Runtime::showInto(std::string& out, V v, Val* ty) {
   out += "<value>";
 }
 
-// A value of a data type (rt::ConObj, or the immediate of a constructor
-// without fields) as the constructor applied to its explicit fields,
+// A value of a data type (rt::ConObj or a compact cell, or the immediate of
+// a constructor without fields) as the constructor applied to its explicit fields,
 // `cons 1 (cons 2 nil)`.
 void Runtime::showData(std::string& out, V v, Val* ty) {
   World& w = *w_;
@@ -603,7 +603,7 @@ void Runtime::showData(std::string& out, V v, Val* ty) {
       if (fields[j].second == Icit::Expl) out += " _";
       continue;
     }
-    V fv = static_cast<ConObj*>(obj(v))->fields[at++];
+    V fv = conFields(v)[at++];
     if (fields[j].second == Icit::Impl) continue;
     out += " ";
     showAtom_ = true; // (a field that is itself data and has fields: parenthesized)

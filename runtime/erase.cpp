@@ -198,7 +198,8 @@ ETm* Eraser::eraseApp(Tm* t) {
   std::vector<ETm*> args;
   for (size_t i = apps.size(); i-- > 0;)
     args.push_back(erase(apps[i]->b));
-  ETm* f = head(h, span, args);
+  ETm* f = h->tag == TTag::Top && w_.tops[h->n].conOf >= 0 ? constructor(h->n, cellable(h->n, apps))
+                                                           : head(h, span, args);
   return apply(f, args);
 }
 
@@ -238,8 +239,20 @@ std::vector<bool> storedFields(World& w, TopId con) {
   return stored;
 }
 
-// The constructor `con` as a function of its parameters and fields.
-ETm* Eraser::constructor(TopId con) {
+// Is constructor `con` applied (`apps`: the applications, outermost first)
+// to parameters at which its values may be compact cells?
+bool Eraser::cellable(TopId con, const std::vector<Tm*>& apps) {
+  uint32_t params = w_.tops[TopId(w_.tops[con].conOf)].data->params;
+  if (apps.size() < params) return false;
+  std::vector<const Tm*> ps;
+  for (uint32_t i = 0; i < params; ++i)
+    ps.push_back(apps[apps.size() - 1 - i]->b);
+  return flat_.cellable(con, ps);
+}
+
+// The constructor `con` as a function of its parameters and fields (`cell`:
+// its value a compact cell).
+ETm* Eraser::constructor(TopId con, bool cell) {
   const TopEntry& te = w_.tops[con];
   std::vector<bool> stored = storedFields(w_, con);
   uint32_t k = uint32_t(stored.size());
@@ -247,6 +260,7 @@ ETm* Eraser::constructor(TopId con) {
   v->prim = te.conIndex;
   v->bits = con;
   v->n = uint32_t(std::count(stored.begin(), stored.end(), true));
+  if (cell && v->n > 0) v->flags = kConCell;
   v->args = out_.array<ETm*>(v->n);
   for (uint32_t j = 0, at = 0; j < k; ++j)
     if (stored[j]) {
@@ -348,7 +362,7 @@ ETm* Eraser::erase(Tm* t) {
     return e;
   }
   case TTag::Top: {
-    if (w_.tops[t->n].conOf >= 0) return constructor(t->n);
+    if (w_.tops[t->n].conOf >= 0) return constructor(t->n, false);
     if (isTypeFormer(t->n)) { // remembers a machine type (for `build`'s representation)
       ETm* e = mk(ETag::Erased);
       if (const Axiom* ax = axiomOf(t->n)) e->n = uint32_t(machineType(ax->id));

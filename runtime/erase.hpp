@@ -9,6 +9,7 @@
 #include "core/arena.hpp"
 #include "core/literal.hpp"
 #include "core/world.hpp"
+#include "flat_types.hpp"
 #include "primitive.hpp"
 
 namespace thorin::rt {
@@ -54,7 +55,7 @@ struct LamState {
 
 struct ETm {
   ETag tag;
-  uint8_t flags = 0; // Var: kNoShare; Lam: kCapturesKnown (runtime/share.hpp)
+  uint8_t flags = 0; // Var: kNoShare; Lam: kCapturesKnown (runtime/share.hpp); Con: kConCell
   uint32_t n = 0;    // Var: index; Global: top id; Lam: arity; App, Prim, Arr, Con, Case: number
                      // of args; Field: its index; Lit: LitKind; Erased: the MType of an erased
                      // machine type (else 0)
@@ -74,6 +75,10 @@ struct ETm {
   uint32_t ncaptures = 0;
   LamState lam; // Lam: run-time state (interpreted closures of it)
 };
+
+/// ETm::flags on a Con: its value is a compact cell (rt::mkCell; its fields'
+/// types can hold nothing updated in place: runtime/flat_types.hpp).
+constexpr uint8_t kConCell = 4;
 
 /// ETm::span of a Case: what the constructors' values are — immediates
 /// (constructors without fields), objects, or both (0).
@@ -140,7 +145,7 @@ struct MachineSig {
 
 class Eraser {
 public:
-  explicit Eraser(World& w, Arena& out) : w_(w), out_(out) {}
+  explicit Eraser(World& w, Arena& out) : w_(w), out_(out), flat_(w) {}
   ETm* erase(Tm* t);
   /// The machine types along the type of the top-level entry `id`.
   MachineSig signature(TopId id);
@@ -152,7 +157,8 @@ public:
 private:
   void unfilledGoal(MetaId m);
   ETm* mk(ETag t);
-  ETm* constructor(TopId con);
+  ETm* constructor(TopId con, bool cell);
+  bool cellable(TopId con, const std::vector<Tm*>& apps);
   ETm* bindFields(const CaseAlt& alt, uint32_t scrut, bool shift);
   ETm* eraseCase(Tm* t);
   ETm* eraseApp(Tm* t);
@@ -161,6 +167,7 @@ private:
   ETm* apply(ETm* f, std::vector<ETm*>& args);
   World& w_;
   Arena& out_;
+  FlatTypes flat_;
 };
 
 } // namespace thorin::rt

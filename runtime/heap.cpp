@@ -23,7 +23,12 @@ struct RunBytes {
 };
 RunBytes gRun;
 // (index: MType — None, I64, F64, Bool)
-Obj gErased[4] = {{OTag::Erased, 0}, {OTag::Erased, 1}, {OTag::Erased, 2}, {OTag::Erased, 3}};
+// (16-byte aligned as the heap's objects: bits 1–3 of a pointer mark a cell.)
+struct alignas(16) ErasedObj {
+  Obj o;
+};
+ErasedObj gErased[4] = {
+    {{OTag::Erased, 0}}, {{OTag::Erased, 1}}, {{OTag::Erased, 2}}, {{OTag::Erased, 3}}};
 
 inline void count(size_t bytes) {
   gRun.used += bytes;
@@ -32,8 +37,8 @@ inline void count(size_t bytes) {
 }
 } // namespace
 
-V erased() { return ofObj(&gErased[0]); }
-V erasedType(uint32_t kind) { return ofObj(&gErased[kind < 4 ? kind : 0]); }
+V erased() { return ofObj(&gErased[0].o); }
+V erasedType(uint32_t kind) { return ofObj(&gErased[kind < 4 ? kind : 0].o); }
 void* alloc(size_t bytes) {
   count(bytes);
   return gc::allocWords(bytes);
@@ -156,6 +161,8 @@ V mkCon(uint32_t index, uint32_t n) {
   c->n = index | n << kConFieldsShift;
   return ofObj(c);
 }
+
+V mkCell(uint32_t index, uint32_t n) { return ofObj(alloc(sizeof(V) * n)) | cellTag(index); }
 
 static V mkNeu(NeuKind k, V a, V b) {
   auto* o = static_cast<NeuObj*>(alloc(sizeof(NeuObj)));

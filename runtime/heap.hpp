@@ -84,6 +84,20 @@ constexpr uint32_t kConIndex = 0xffff;
 constexpr uint32_t kConFieldsShift = 16;
 constexpr uint32_t kConShared = 1u << 31;
 inline uint32_t conFieldCount(const Obj* o) { return (o->n >> kConFieldsShift) & 0x7fff; }
+/// A compact cell: a data value of constructor index i < kCellIndices made
+/// where its fields' types can hold nothing updated in place (no array, no
+/// string: runtime/flat_types.hpp) is its fields alone, no header, and the
+/// word pointing to it carries i + 1 in bits 1–3 (objects are 16-byte
+/// aligned): a list's cell or a tree's node is 16 bytes instead of 32.
+/// Reading a field never marks anything (what it holds is never updated in
+/// place), so it needs no shared bit.
+constexpr uint32_t kCellIndices = 7;
+constexpr V kCellTagBits = 14;
+inline bool isCell(V v) { return !(v & 1) && (v & kCellTagBits); }
+/// Does v point to an object with a header (not an immediate, not a cell)?
+inline bool hasHeader(V v) { return !(v & 15); }
+inline V cellTag(uint32_t index) { return V(index + 1) << 1; }
+inline V* cellFields(V v) { return reinterpret_cast<V*>(v & ~V(15)); }
 
 /// A stuck value (an accumulator, as in Coq's VM): made only when a normal
 /// form is computed by running code (Runtime::normalize). Applying or
@@ -181,7 +195,7 @@ inline uint64_t& strCapacity(StrObj* s) { return reinterpret_cast<uint64_t*>(s)[
 /// A string of length n with room for `capacity` bytes (unshared).
 StrObj* mkStr(size_t n, size_t capacity);
 inline V share(V v) {
-  if (!isImm(v)) {
+  if (!(v & 15)) { // (not an immediate nor a compact cell)
     Obj* o = obj(v);
     if (o->tag == OTag::Arr || o->tag == OTag::ArrI64 || o->tag == OTag::ArrF64 ||
         o->tag == OTag::Str) // (both keep their flags 16 bytes before the header)
@@ -194,15 +208,26 @@ inline V share(V v) {
   return v;
 }
 /// The index of the constructor that built a data value.
-inline uint32_t conIndex(V v) { return isImm(v) ? uint32_t(immVal(v)) : obj(v)->n & kConIndex; }
+inline uint32_t conIndex(V v) {
+  if (isImm(v)) return uint32_t(immVal(v));
+  if (v & kCellTagBits) return uint32_t((v & kCellTagBits) >> 1) - 1;
+  return obj(v)->n & kConIndex;
+}
 /// Field i of a data value, shared if the value is.
 inline V conField(V v, uint32_t i) {
+  if (isCell(v)) return cellFields(v)[i];
   auto* c = static_cast<ConObj*>(obj(v));
   return c->n & kConShared ? share(c->fields[i]) : c->fields[i];
+}
+/// The fields of a data value with fields (a ConObj's or a cell's).
+inline V* conFields(V v) {
+  return isCell(v) ? cellFields(v) : static_cast<ConObj*>(obj(v))->fields;
 }
 /// A data value of constructor `index` with `n` fields (to be filled;
 /// stored fields are moved in, as a pair's components).
 V mkCon(uint32_t index, uint32_t n);
+/// The same as a compact cell (index < kCellIndices, n > 0).
+V mkCell(uint32_t index, uint32_t n);
 /// Component `which` (1, 2) of a pair, shared if the pair is.
 inline V pairComponent(PairObj* p, uint32_t which) {
   V c = which == 1 ? p->a : p->b;

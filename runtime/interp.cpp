@@ -450,8 +450,9 @@ V Runtime::construct(ETm* t, const V* at) {
     return c;
   }
   if (t->tag == ETag::Con) {
-    V c = mkCon(t->prim, n);
-    if (n) copyWords(static_cast<ConObj*>(obj(c))->fields, at, n);
+    if (n == 0) return imm(t->prim);
+    V c = t->flags & kConCell ? mkCell(t->prim, n) : mkCon(t->prim, n);
+    copyWords(conFields(c), at, n);
     return c;
   }
   V a = mkArr(n);

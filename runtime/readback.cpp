@@ -179,7 +179,7 @@ public:
   Tm* read(V v, Val* ty, Lvl l) {
     Tm* result = nullptr;
     Tm** slot = &result;
-    while (!isImm(v) && obj(v)->tag == OTag::Neutral &&
+    while (hasHeader(v) && obj(v)->tag == OTag::Neutral &&
            (neuKind(obj(v)) == NeuKind::App || neuKind(obj(v)) == NeuKind::VarApp)) {
       guard();
       auto* o = static_cast<NeuObj*>(obj(v));
@@ -197,7 +197,7 @@ public:
 private:
   Tm* readOne(V v, Val* ty, Lvl l) {
     guard();
-    if (isImm(v)) throw Bail{"data the read-back does not know"};
+    if (!hasHeader(v)) throw Bail{"data the read-back does not know"};
     Obj* o = obj(v);
     if (o->tag == OTag::Neutral) return neutral(v, l).first;
     ty = forceAll(w_, ty);
@@ -346,13 +346,13 @@ bool sameNormalForm(V a, V b) {
   gc::RootedVector<Item> work{{a, b, 0}};
   gc::RootedVector<V> vars; // the fresh variable of each level, shared by both sides
   auto isFun = [](V v) {
-    return !isImm(v) && (obj(v)->tag == OTag::Closure || obj(v)->tag == OTag::Pap);
+    return hasHeader(v) && (obj(v)->tag == OTag::Closure || obj(v)->tag == OTag::Pap);
   };
   while (!work.empty()) {
     guard();
     Item it = work.back();
     work.pop_back();
-    if (isImm(it.a) || isImm(it.b)) throw Bail{"data"};
+    if (!hasHeader(it.a) || !hasHeader(it.b)) throw Bail{"data"};
     Obj *x = obj(it.a), *y = obj(it.b);
     // (Before the identity test: every erased term is the same object, yet
     // `f Nat` and `f Bool` differ.)
@@ -389,7 +389,7 @@ bool sameNormalForm(V a, V b) {
     case NeuKind::VarApp: { // (the same n: the same variable)
       // Down a chain `s (s (s …))` in a loop, without the work list.
       V x1 = n->a, y1 = m->a;
-      while (x1 != y1 && !isImm(x1) && !isImm(y1) && obj(x1)->tag == OTag::Neutral &&
+      while (x1 != y1 && hasHeader(x1) && hasHeader(y1) && obj(x1)->tag == OTag::Neutral &&
              obj(y1)->tag == OTag::Neutral && neuKind(obj(x1)) == NeuKind::VarApp &&
              obj(x1)->n == obj(y1)->n) {
         x1 = static_cast<NeuObj*>(obj(x1))->a;

@@ -84,7 +84,7 @@ private:
   std::unordered_set<const ETm*> decided_;
 
   void clear(ETm* t) {
-    t->flags = 0;
+    t->flags &= uint8_t(~(kNoShare | kCapturesKnown)); // (a Con's kConCell stays)
     forEachChild(t, 0, [&](ETm* c, uint32_t) { clear(c); });
   }
 

@@ -265,6 +265,7 @@ struct Specializer::Impl {
       if (v->con) {
         e->prim = v->con->prim;
         e->bits = v->con->bits;
+        e->flags = v->con->flags & kConCell;
       }
       e->n = v->n;
       e->args = out.array<ETm*>(v->n);

@@ -30,7 +30,7 @@ void FnGen::shareWord(const Opnd& v) {
   Gp r = held.reg;
   Label mark = a_.newLabel(), pair = a_.newLabel(), con = a_.newLabel(), done = a_.newLabel();
   auto tag = x86::dword_ptr(r, 0);
-  a_.test(r.r8(), 1);
+  a_.test(r.r8(), 15); // (an immediate or a compact cell: nothing to mark)
   a_.jnz(done);
   a_.cmp(tag, int32_t(OTag::Pair));
   a_.je(pair);

@@ -66,7 +66,7 @@ using namespace llvm;
 
 struct Helpers {
   FunctionCallee toI64, ofI64, toF64, ofF64, fail, deopt, poll, apply, callGlobal, global, lit,
-      closure, pair, proj, arr, primPap, con;
+      closure, pair, proj, arr, primPap, con, cell;
   FunctionCallee primN[4]; // thorin_rt_prim1…4
 };
 
@@ -405,6 +405,7 @@ public:
     h_.proj = fn("thorin_rt_proj", i64_, {i64_, Type::getInt32Ty(ctx_)});
     h_.arr = fn("thorin_rt_arr", i64_, {i32});
     h_.con = fn("thorin_rt_con", i64_, {i32, i32});
+    h_.cell = fn("thorin_rt_cell", i64_, {i32, i32});
     h_.primPap = fn("thorin_rt_prim_pap", i64_, {i32, i32, i32, ptr_});
     for (uint32_t n = 1; n <= 4; ++n) {
       std::vector<Type*> ps = {i32, i32};
@@ -819,25 +820,20 @@ public:
       std::vector<Value*> fs;
       for (uint32_t i = 0; i < t->n; ++i)
         fs.push_back(word(gen(t->args[i])));
+      if (t->flags & kConCell) return {cell(t->prim, fs), MType::None};
       uint64_t header = uint64_t(OTag::Con) | uint64_t(t->prim | t->n << kConFieldsShift) << 32;
-      return {allocObj(header, fs,
-                       [&] {
-                         Value* c = b_.CreateCall(mc_.h_.con,
-                                                  {b_.getInt32(t->prim), b_.getInt32(t->n)});
-                         Value* p = b_.CreateIntToPtr(c, mc_.ptr_);
-                         for (uint32_t i = 0; i < t->n; ++i)
-                           b_.CreateStore(fs[i], b_.CreateConstGEP1_64(mc_.i64_, p, 1 + i));
-                         return c;
-                       }),
+      return {allocObj(
+                  header, fs,
+                  [&] {
+                    Value* c = b_.CreateCall(mc_.h_.con, {b_.getInt32(t->prim), b_.getInt32(t->n)});
+                    Value* p = b_.CreateIntToPtr(c, mc_.ptr_);
+                    for (uint32_t i = 0; i < t->n; ++i)
+                      b_.CreateStore(fs[i], b_.CreateConstGEP1_64(mc_.i64_, p, 1 + i));
+                    return c;
+                  }),
               MType::None};
     }
-    case ETag::Field: {
-      Value* p = b_.CreateIntToPtr(word(gen(t->a)), mc_.ptr_);
-      Value* x = b_.CreateLoad(mc_.i64_, b_.CreateConstGEP1_64(mc_.i64_, p, 1 + t->n));
-      shareIfShared(p, {x}, kConShared);
-      if (!(t->flags & kNoShare)) share(x); // (a read that does not move it out)
-      return {x, MType::None};
-    }
+    case ETag::Field: return field(t);
     case ETag::Case: return caseOf(t, tail);
     case ETag::Arr: {
       std::vector<Value*> es = storedWords(t);
@@ -851,6 +847,46 @@ public:
     throw Unsupported{};
   }
 
+  // A compact cell of constructor `index` holding `fs` (runtime/heap.hpp):
+  // from the collector's free list inline, as allocObj, without a header.
+  Value* cell(uint32_t index, const std::vector<Value*>& fs) {
+    Value* tag = b_.getInt64(cellTag(index));
+    auto slow = [&] {
+      Value* c = b_.CreateCall(mc_.h_.cell, {b_.getInt32(index), b_.getInt32(uint32_t(fs.size()))});
+      Value* p = b_.CreateIntToPtr(b_.CreateAnd(c, b_.getInt64(~uint64_t(15))), mc_.ptr_);
+      for (size_t i = 0; i < fs.size(); ++i)
+        b_.CreateStore(fs[i], b_.CreateConstGEP1_64(mc_.i64_, p, i));
+      return c;
+    };
+    return b_.CreateOr(allocWords(fs, slow), tag);
+  }
+  // Field t->n of a data value: from a compact cell, a load; from an object,
+  // shared if the object is, and past its header.
+  TV field(ETm* t) {
+    Value* w = word(gen(t->a));
+    Value* tagBits = b_.CreateAnd(w, b_.getInt64(kCellTagBits));
+    BasicBlock* ofCell = BasicBlock::Create(mc_.ctx_, "field.cell", f_);
+    BasicBlock* ofObj = BasicBlock::Create(mc_.ctx_, "field.obj", f_);
+    BasicBlock* join = BasicBlock::Create(mc_.ctx_, "field.join", f_);
+    b_.CreateCondBr(b_.CreateICmpNE(tagBits, b_.getInt64(0)), ofCell, ofObj);
+    b_.SetInsertPoint(ofCell);
+    Value* cp = b_.CreateIntToPtr(b_.CreateSub(w, tagBits), mc_.ptr_);
+    Value* x1 = b_.CreateLoad(mc_.i64_, b_.CreateConstGEP1_64(mc_.i64_, cp, t->n));
+    b_.CreateBr(join);
+    b_.SetInsertPoint(ofObj);
+    Value* p = b_.CreateIntToPtr(w, mc_.ptr_);
+    Value* x2 = b_.CreateLoad(mc_.i64_, b_.CreateConstGEP1_64(mc_.i64_, p, 1 + t->n));
+    shareIfShared(p, {x2}, kConShared);
+    if (!(t->flags & kNoShare)) share(x2); // (a read that does not move it out)
+    BasicBlock* objEnd = b_.GetInsertBlock();
+    b_.CreateBr(join);
+    b_.SetInsertPoint(join);
+    PHINode* x = b_.CreatePHI(mc_.i64_, 2);
+    x->addIncoming(x1, ofCell);
+    x->addIncoming(x2, objEnd);
+    return {x, MType::None};
+  }
+
   // Marks an array or a pair in word w shared (a second reference to it may
   // be used: runtime/share.hpp); returns w.
   Value* share(Value* w) {
@@ -858,7 +894,8 @@ public:
     BasicBlock* check = BasicBlock::Create(mc_.ctx_, "share.check", f_);
     BasicBlock* mark = BasicBlock::Create(mc_.ctx_, "share.mark", f_);
     BasicBlock* done = BasicBlock::Create(mc_.ctx_, "share.done", f_);
-    b_.CreateCondBr(b_.CreateICmpEQ(b_.CreateAnd(w, 1), wordConst(0)), check, done);
+    // (Nothing to mark in an immediate or a compact cell.)
+    b_.CreateCondBr(b_.CreateICmpEQ(b_.CreateAnd(w, 15), wordConst(0)), check, done);
     b_.SetInsertPoint(check);
     Value* p = b_.CreateIntToPtr(w, mc_.ptr_);
     Value* tag = b_.CreateLoad(b_.getInt32Ty(), p);
@@ -1071,10 +1108,26 @@ public:
   // immediates; kCaseObjects: all objects).
   Value* conIndexOf(Value* w, uint32_t kinds) {
     auto ofImm = [&] { return b_.CreateTrunc(b_.CreateLShr(w, 1), b_.getInt32Ty()); };
-    auto ofObj = [&] {
+    auto ofObj = [&] { // (a compact cell's word says it; an object's header does)
+      Value* tagBits = b_.CreateAnd(w, b_.getInt64(kCellTagBits));
+      BasicBlock* ofCell = BasicBlock::Create(mc_.ctx_, "case.cell", f_);
+      BasicBlock* ofHeader = BasicBlock::Create(mc_.ctx_, "case.header", f_);
+      BasicBlock* join = BasicBlock::Create(mc_.ctx_, "case.con", f_);
+      b_.CreateCondBr(b_.CreateICmpNE(tagBits, b_.getInt64(0)), ofCell, ofHeader);
+      b_.SetInsertPoint(ofCell);
+      Value* i1 =
+          b_.CreateSub(b_.CreateTrunc(b_.CreateLShr(tagBits, 1), b_.getInt32Ty()), b_.getInt32(1));
+      b_.CreateBr(join);
+      b_.SetInsertPoint(ofHeader);
       Value* p = b_.CreateIntToPtr(w, mc_.ptr_);
       Value* n = b_.CreateLoad(b_.getInt32Ty(), b_.CreateConstGEP1_64(b_.getInt32Ty(), p, 1));
-      return b_.CreateAnd(n, kConIndex);
+      Value* i2 = b_.CreateAnd(n, kConIndex);
+      b_.CreateBr(join);
+      b_.SetInsertPoint(join);
+      PHINode* i = b_.CreatePHI(b_.getInt32Ty(), 2);
+      i->addIncoming(i1, ofCell);
+      i->addIncoming(i2, ofHeader);
+      return static_cast<Value*>(i);
     };
     if (kinds == kCaseImmediates) return ofImm();
     if (kinds == kCaseObjects) return ofObj();
@@ -1087,11 +1140,12 @@ public:
     b_.CreateBr(join);
     b_.SetInsertPoint(isObj);
     Value* i2 = ofObj();
+    BasicBlock* objEnd = b_.GetInsertBlock();
     b_.CreateBr(join);
     b_.SetInsertPoint(join);
     PHINode* phi = b_.CreatePHI(b_.getInt32Ty(), 2);
     phi->addIncoming(i1, isImm);
-    phi->addIncoming(i2, isObj);
+    phi->addIncoming(i2, objEnd);
     return phi;
   }
   // A switch on the constructor of a data value; an impossible alternative
@@ -1187,14 +1241,23 @@ public:
   // the runtime refills an empty list.
   Value* allocPair(Value* a, Value* b) {
     return allocObj(uint64_t(OTag::Pair), {a, b}, // (tag, n = 0: unshared)
-                    [&] { return b_.CreateCall(mc_.h_.pair, {a, b}); });
+                    [&] {
+                      return b_.CreateCall(mc_.h_.pair, {a, b});
+                    });
   }
   // An object of words: its header and its words, taken from the
   // collector's free list inline (runtime/gc.hpp); `slow` when the list is
   // empty (the runtime refills it) or every allocation must call the runtime.
   Value* allocObj(uint64_t header, const std::vector<Value*>& words,
                   const std::function<Value*()>& slow) {
-    size_t bytes = sizeof(Obj) + sizeof(V) * words.size();
+    std::vector<Value*> all{b_.getInt64(header)};
+    all.insert(all.end(), words.begin(), words.end());
+    return allocWords(all, slow);
+  }
+  // An object of `words` from the collector's free list of its size when it
+  // has one (inline), else `slow`.
+  Value* allocWords(const std::vector<Value*>& words, const std::function<Value*()>& slow) {
+    size_t bytes = sizeof(V) * words.size();
     void** list = gc::wordsFreeList(bytes);
     if (!list) return slow();
     Value* headp = ptrConst(list);
@@ -1203,16 +1266,14 @@ public:
         b_, b_.CreateICmpNE(head, ConstantPointerNull::get(cast<PointerType>(mc_.ptr_))),
         [&] {
           b_.CreateStore(b_.CreateLoad(mc_.ptr_, head), headp);
-          b_.CreateStore(b_.getInt64(header), head);
           for (size_t i = 0; i < words.size(); ++i)
-            b_.CreateStore(words[i], b_.CreateConstGEP1_64(mc_.i64_, head, 1 + i));
+            b_.CreateStore(words[i], b_.CreateConstGEP1_64(mc_.i64_, head, i));
           Value* count = ptrConst(gc::allocatedBytes());
           b_.CreateStore(b_.CreateAdd(b_.CreateLoad(mc_.i64_, count), b_.getInt64(bytes)), count);
           return b_.CreatePtrToInt(head, mc_.i64_);
         },
         slow);
   }
-
 
   // A top-level value: this run's, once the runtime has computed it.
   Value* globalValue(TopId id) {
