@@ -46,6 +46,7 @@
 #include <llvm/Transforms/Vectorize/SLPVectorizer.h>
 
 #include "bounded_loops.hpp"
+#include "idle_memory.hpp"
 #include "code_cache.hpp"
 #include "core/axiom.hpp"
 #include "core/eval.hpp"
@@ -1704,11 +1705,25 @@ bool LlvmTier::startCompile(Runtime& rt, TopId id, bool& failed, std::atomic<voi
 }
 
 // The background thread: runs the back half of queued jobs, in order.
+constexpr auto kReleaseAfter = std::chrono::milliseconds(50);
+
+// Idle for kReleaseAfter after its last job, it gives back the memory only
+// compiling needs (jit/llvm/idle_memory.hpp).
 void LlvmTier::serve() {
   std::unique_lock<std::mutex> lock(mutex_);
+  bool holding = false; // (memory compiling took since the last release)
   for (;;) {
-    wake_.wait(lock, [&] { return stop_ || !queue_.empty(); });
+    auto ready = [&] { return stop_ || !queue_.empty(); };
+    if (holding && !wake_.wait_for(lock, kReleaseAfter, ready)) {
+      lock.unlock();
+      releaseIdleMemory();
+      lock.lock();
+      holding = false;
+      continue;
+    }
+    wake_.wait(lock, ready);
     if (queue_.empty()) return; // (stop_)
+    holding = true;
     std::unique_ptr<Job> job = std::move(queue_.front());
     queue_.pop_front();
     lock.unlock();
