@@ -45,6 +45,24 @@ Val* Elab::evalIn(Cxt& c, Tm* t) { return eval(w_, c.env, t); }
 // The codomain closure body of a Π/Σ inferred in `c`: `ty`, the type of the
 // body (a λ's: its variable is the one of level c.lvl) or of a pair's second
 // component (`dependent` false), kept as a value (see TTag::Embed).
+// A pair against a type not known yet: its components against fresh
+// metas, so that a literal in them takes its type from what is found later
+// (`cons (1, 2) nil : List (I64 × I64)`), then the pair's type unified.
+Tm* Elab::checkPairUnknown(Cxt& c, RPair* p, Val* a) {
+  Val* at = evalIn(c, freshMeta(c, vU(), p->fst->span, {MetaOrigin::FirstType, {}}));
+  Val* bt = evalIn(c, freshMeta(c, vU(), p->snd->span, {MetaOrigin::SecondType, {}}));
+  Tm* t = mkTm(w_.perm, TTag::Pair);
+  t->a = check(c, p->fst, at);
+  t->b = check(c, p->snd, bt);
+  Val* sg = mkVal(w_, VTag::Sigma);
+  sg->name = names::underscore;
+  sg->a = at;
+  sg->env = c.env;
+  sg->body = embed(c, bt, false);
+  unifyOrFail(c, p->span, a, sg);
+  return t;
+}
+
 Tm* Elab::embed(Cxt& c, Val* ty, bool dependent) {
   Tm* t = mkTm(w_.scratch, TTag::Embed);
   t->n = c.lvl;
@@ -308,6 +326,7 @@ Tm* Elab::check(Cxt& c, Raw* r, Val* a) {
       t->b = a2;
       return t;
     }
+    if (f->tag == VTag::Flex) return checkPairUnknown(c, p, a);
     break;
   }
   case RKind::Let: {
@@ -355,8 +374,9 @@ Tm* Elab::check(Cxt& c, Raw* r, Val* a) {
     unifyOrFail(c, r->span, a, ty);
     return t;
   }
-  case RKind::Array:
-    if (f->tag == VTag::Top) {
+  case RKind::Array: // (against an unknown type: its elements' type is found later, as
+                     // `cons [1, 2] nil : List (Array 2 I64)` needs)
+    if (f->tag == VTag::Top || (f->tag == VTag::Flex && as<RArray>(r)->n > 0)) {
       auto [t, ty] = elabArray(c, as<RArray>(r), f);
       unifyOrFail(c, r->span, a, ty);
       return t;

@@ -58,6 +58,7 @@ public:
 
   Cxt bind(const Cxt& c, Name x, Val* ty, bool visible = true);
   Tm* embed(Cxt& c, Val* ty, bool dependent);
+  Tm* checkPairUnknown(Cxt& c, RPair* p, Val* a);
   Cxt define(const Cxt& c, Name x, Tm* def, Val* vdef, Val* ty);
   Tm* freshMeta(Cxt& c, Val* ty, Span span, MetaOrigin origin);
 

@@ -334,6 +334,7 @@ std::pair<Tm*, Val*> Elab::elabArray(Cxt& c, RArray* r, Val* expected) {
   if (expected) {
     Val* f = forceAll(w_, expected);
     if (isBuiltin(axiomHead(f), Builtin::Array) && f->sp && f->sp->len == 2) elemTy = f->sp->arg;
+    if (f->tag == VTag::Flex) elemTy = evalIn(c, freshMeta(c, vUniverse(), r->span, {MetaOrigin::ElemType, {}}));
   }
   Tm* t = mkTm(w_.perm, TTag::Arr);
   t->n = r->n;

@@ -17,6 +17,7 @@ std::string MetaOrigin::describe() const {
   case Codomain: return "codomain of a function";
   case FirstType: return "first component type";
   case SecondType: return "second component type";
+  case ElemType: return "element type of an array";
   case Goal: return name.id ? "goal ?" + std::string(str(name)) : "goal ?";
   }
   return "metavariable";

@@ -57,6 +57,7 @@ struct MetaOrigin {
     Codomain,
     FirstType,
     SecondType,
+    ElemType, // of an array literal checked against an unknown type
     Goal // `?name`: an interaction point, reported, not an error
   };
   Kind kind = Hole;
