@@ -92,28 +92,37 @@ WordLowering findWordLowering(AxiomId axiom) { return wordTable()[axiom]; }
 
 namespace thorin::rt {
 
-llvm::Value* likelyOr(llvm::IRBuilder<>& b, llvm::Value* cond,
-                      const std::function<llvm::Value*()>& fast,
-                      const std::function<llvm::Value*()>& slow) {
+llvm::Value* ifElse(llvm::IRBuilder<>& b, llvm::Value* cond,
+                    const std::function<llvm::Value*()>& yes,
+                    const std::function<llvm::Value*()>& no, bool yesLikely) {
   using namespace llvm;
   Function* f = b.GetInsertBlock()->getParent();
-  BasicBlock* fb = BasicBlock::Create(b.getContext(), "fast", f);
-  BasicBlock* sb = BasicBlock::Create(b.getContext(), "slow", f);
+  BasicBlock* yb = BasicBlock::Create(b.getContext(), yesLikely ? "fast" : "then", f);
+  BasicBlock* nb = BasicBlock::Create(b.getContext(), yesLikely ? "slow" : "else", f);
   BasicBlock* jb = BasicBlock::Create(b.getContext(), "joined", f);
-  b.CreateCondBr(cond, fb, sb, MDBuilder(b.getContext()).createBranchWeights(1 << 20, 1));
-  b.SetInsertPoint(fb);
-  Value* x = fast();
-  fb = b.GetInsertBlock();
+  if (yesLikely)
+    b.CreateCondBr(cond, yb, nb, MDBuilder(b.getContext()).createBranchWeights(1 << 20, 1));
+  else
+    b.CreateCondBr(cond, yb, nb);
+  b.SetInsertPoint(yb);
+  Value* x = yes();
+  yb = b.GetInsertBlock();
   b.CreateBr(jb);
-  b.SetInsertPoint(sb);
-  Value* y = slow();
-  sb = b.GetInsertBlock();
+  b.SetInsertPoint(nb);
+  Value* y = no();
+  nb = b.GetInsertBlock();
   b.CreateBr(jb);
   b.SetInsertPoint(jb);
   PHINode* phi = b.CreatePHI(x->getType(), 2);
-  phi->addIncoming(x, fb);
-  phi->addIncoming(y, sb);
+  phi->addIncoming(x, yb);
+  phi->addIncoming(y, nb);
   return phi;
+}
+
+llvm::Value* likelyOr(llvm::IRBuilder<>& b, llvm::Value* cond,
+                      const std::function<llvm::Value*()>& fast,
+                      const std::function<llvm::Value*()>& slow) {
+  return ifElse(b, cond, fast, slow, true);
 }
 
 } // namespace thorin::rt

@@ -98,6 +98,10 @@ bool wordLoweringTypedArgs(AxiomId axiom);
 
 /// `cond ? fast() : slow()` with `cond` expected true (branch weights), the
 /// two results joined by a φ. Each side may create blocks of its own.
+/// `yes()` where cond holds, else `no()`, joined (`yesLikely`: weighted so).
+llvm::Value* ifElse(llvm::IRBuilder<>& b, llvm::Value* cond,
+                    const std::function<llvm::Value*()>& yes,
+                    const std::function<llvm::Value*()>& no, bool yesLikely = false);
 llvm::Value* likelyOr(llvm::IRBuilder<>& b, llvm::Value* cond,
                       const std::function<llvm::Value*()>& fast,
                       const std::function<llvm::Value*()>& slow);

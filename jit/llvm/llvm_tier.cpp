@@ -46,12 +46,12 @@
 #include <llvm/Transforms/Vectorize/SLPVectorizer.h>
 
 #include "bounded_loops.hpp"
-#include "idle_memory.hpp"
 #include "code_cache.hpp"
 #include "core/axiom.hpp"
 #include "core/eval.hpp"
 #include "core/guard.hpp"
 #include "core/literal.hpp"
+#include "idle_memory.hpp"
 #include "llvm_lowering.hpp"
 #include "recursive_inline.hpp"
 #include "runtime/abi.hpp"
@@ -861,30 +861,32 @@ public:
     };
     return b_.CreateOr(allocWords(fs, slow), tag);
   }
+  // A data value w taken apart by its layout: `ofCell` given the tag bits of
+  // a compact cell's word, `ofObject` for an object with a header; their
+  // values joined.
+  Value* byLayout(Value* w, const std::function<Value*(Value*)>& ofCell,
+                  const std::function<Value*()>& ofObject) {
+    Value* tagBits = b_.CreateAnd(w, b_.getInt64(kCellTagBits));
+    return ifElse(
+        b_, b_.CreateICmpNE(tagBits, b_.getInt64(0)), [&] { return ofCell(tagBits); }, ofObject);
+  }
   // Field t->n of a data value: from a compact cell, a load; from an object,
   // shared if the object is, and past its header.
   TV field(ETm* t) {
     Value* w = word(gen(t->a));
-    Value* tagBits = b_.CreateAnd(w, b_.getInt64(kCellTagBits));
-    BasicBlock* ofCell = BasicBlock::Create(mc_.ctx_, "field.cell", f_);
-    BasicBlock* ofObj = BasicBlock::Create(mc_.ctx_, "field.obj", f_);
-    BasicBlock* join = BasicBlock::Create(mc_.ctx_, "field.join", f_);
-    b_.CreateCondBr(b_.CreateICmpNE(tagBits, b_.getInt64(0)), ofCell, ofObj);
-    b_.SetInsertPoint(ofCell);
-    Value* cp = b_.CreateIntToPtr(b_.CreateSub(w, tagBits), mc_.ptr_);
-    Value* x1 = b_.CreateLoad(mc_.i64_, b_.CreateConstGEP1_64(mc_.i64_, cp, t->n));
-    b_.CreateBr(join);
-    b_.SetInsertPoint(ofObj);
-    Value* p = b_.CreateIntToPtr(w, mc_.ptr_);
-    Value* x2 = b_.CreateLoad(mc_.i64_, b_.CreateConstGEP1_64(mc_.i64_, p, 1 + t->n));
-    shareIfShared(p, {x2}, kConShared);
-    if (!(t->flags & kNoShare)) share(x2); // (a read that does not move it out)
-    BasicBlock* objEnd = b_.GetInsertBlock();
-    b_.CreateBr(join);
-    b_.SetInsertPoint(join);
-    PHINode* x = b_.CreatePHI(mc_.i64_, 2);
-    x->addIncoming(x1, ofCell);
-    x->addIncoming(x2, objEnd);
+    Value* x = byLayout(
+        w,
+        [&](Value* tagBits) {
+          Value* p = b_.CreateIntToPtr(b_.CreateSub(w, tagBits), mc_.ptr_);
+          return b_.CreateLoad(mc_.i64_, b_.CreateConstGEP1_64(mc_.i64_, p, t->n));
+        },
+        [&]() -> Value* {
+          Value* p = b_.CreateIntToPtr(w, mc_.ptr_);
+          Value* f = b_.CreateLoad(mc_.i64_, b_.CreateConstGEP1_64(mc_.i64_, p, 1 + t->n));
+          shareIfShared(p, {f}, kConShared);
+          if (!(t->flags & kNoShare)) share(f); // (a read that does not move it out)
+          return f;
+        });
     return {x, MType::None};
   }
 
@@ -1110,44 +1112,21 @@ public:
   Value* conIndexOf(Value* w, uint32_t kinds) {
     auto ofImm = [&] { return b_.CreateTrunc(b_.CreateLShr(w, 1), b_.getInt32Ty()); };
     auto ofObj = [&] { // (a compact cell's word says it; an object's header does)
-      Value* tagBits = b_.CreateAnd(w, b_.getInt64(kCellTagBits));
-      BasicBlock* ofCell = BasicBlock::Create(mc_.ctx_, "case.cell", f_);
-      BasicBlock* ofHeader = BasicBlock::Create(mc_.ctx_, "case.header", f_);
-      BasicBlock* join = BasicBlock::Create(mc_.ctx_, "case.con", f_);
-      b_.CreateCondBr(b_.CreateICmpNE(tagBits, b_.getInt64(0)), ofCell, ofHeader);
-      b_.SetInsertPoint(ofCell);
-      Value* i1 =
-          b_.CreateSub(b_.CreateTrunc(b_.CreateLShr(tagBits, 1), b_.getInt32Ty()), b_.getInt32(1));
-      b_.CreateBr(join);
-      b_.SetInsertPoint(ofHeader);
-      Value* p = b_.CreateIntToPtr(w, mc_.ptr_);
-      Value* n = b_.CreateLoad(b_.getInt32Ty(), b_.CreateConstGEP1_64(b_.getInt32Ty(), p, 1));
-      Value* i2 = b_.CreateAnd(n, kConIndex);
-      b_.CreateBr(join);
-      b_.SetInsertPoint(join);
-      PHINode* i = b_.CreatePHI(b_.getInt32Ty(), 2);
-      i->addIncoming(i1, ofCell);
-      i->addIncoming(i2, ofHeader);
-      return static_cast<Value*>(i);
+      return byLayout(
+          w,
+          [&](Value* tagBits) {
+            return b_.CreateSub(b_.CreateTrunc(b_.CreateLShr(tagBits, 1), b_.getInt32Ty()),
+                                b_.getInt32(1));
+          },
+          [&] {
+            Value* p = b_.CreateIntToPtr(w, mc_.ptr_);
+            Value* n = b_.CreateLoad(b_.getInt32Ty(), b_.CreateConstGEP1_64(b_.getInt32Ty(), p, 1));
+            return b_.CreateAnd(n, kConIndex);
+          });
     };
     if (kinds == kCaseImmediates) return ofImm();
     if (kinds == kCaseObjects) return ofObj();
-    BasicBlock* isImm = BasicBlock::Create(mc_.ctx_, "case.imm", f_);
-    BasicBlock* isObj = BasicBlock::Create(mc_.ctx_, "case.obj", f_);
-    BasicBlock* join = BasicBlock::Create(mc_.ctx_, "case.index", f_);
-    b_.CreateCondBr(b_.CreateICmpNE(b_.CreateAnd(w, 1), wordConst(0)), isImm, isObj);
-    b_.SetInsertPoint(isImm);
-    Value* i1 = ofImm();
-    b_.CreateBr(join);
-    b_.SetInsertPoint(isObj);
-    Value* i2 = ofObj();
-    BasicBlock* objEnd = b_.GetInsertBlock();
-    b_.CreateBr(join);
-    b_.SetInsertPoint(join);
-    PHINode* phi = b_.CreatePHI(b_.getInt32Ty(), 2);
-    phi->addIncoming(i1, isImm);
-    phi->addIncoming(i2, objEnd);
-    return phi;
+    return ifElse(b_, b_.CreateICmpNE(b_.CreateAnd(w, 1), wordConst(0)), ofImm, ofObj);
   }
   // A switch on the constructor of a data value; an impossible alternative
   // (erased) fails.
