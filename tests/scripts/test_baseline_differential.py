@@ -322,7 +322,7 @@ def arguments(doc, seed, count, per_file, hot, errors, hot_steps, more=None):
     ap = argparse.ArgumentParser(description=doc, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("thorin")
     ap.add_argument("--seed", type=int, default=seed)
-    ap.add_argument("--count", type=int, help=f"ordinary programs (default {count}; a quarter sanitized)")
+    ap.add_argument("--count", type=int, help=f"ordinary programs (default {count}; an eighth sanitized)")
     ap.add_argument("--per-file", type=int, default=per_file, help=f"programs per file (default {per_file})")
     ap.add_argument("--hot", type=int, default=hot, help=f"hot files (default {hot})")
     ap.add_argument("--errors", type=int, default=4, help=f"files ending in {errors} (default 4)")
@@ -332,7 +332,7 @@ def arguments(doc, seed, count, per_file, hot, errors, hot_steps, more=None):
         more(ap)
     a = ap.parse_args()
     if a.count is None:
-        a.count = thorin_exe.scaled(a.thorin, count, factor=4)
+        a.count = thorin_exe.scaled(a.thorin, count)
     a.hot_steps = hot_steps // (SANITIZED_SLOWDOWN if thorin_exe.sanitized(a.thorin) else 1)
     return a
 

@@ -47,7 +47,7 @@ TEST = differential.Differential(MODES, unit=".eval", batch_timeout=BATCH_TIMEOU
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("thorin")
-    ap.add_argument("--count", type=int, help="programs (default 600; an eighth sanitized)")
+    ap.add_argument("--count", type=int, help="programs (default 500; an eighth sanitized)")
     ap.add_argument("--seed", default="20240601")
     ap.add_argument("--per-file", type=int, default=50)
     ap.add_argument("--jobs", type=int, default=min(os.cpu_count() or 2, 4))
@@ -55,7 +55,7 @@ def main():
     a = ap.parse_args()
     exe = os.path.abspath(a.thorin)
     if a.count is None:
-        a.count = thorin.scaled(exe, 600)
+        a.count = thorin.scaled(exe, 500)
 
     batches = TEST.generate(typed_program, a.count, a.seed, a.per_file)
     status = TEST.check(exe, a.jobs, batches, typed_program.batch_text, a.keep, "thorin_diff_")
