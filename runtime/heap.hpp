@@ -195,7 +195,7 @@ inline uint64_t& strCapacity(StrObj* s) { return reinterpret_cast<uint64_t*>(s)[
 /// A string of length n with room for `capacity` bytes (unshared).
 StrObj* mkStr(size_t n, size_t capacity);
 inline V share(V v) {
-  if (!(v & 15)) { // (not an immediate nor a compact cell)
+  if (hasHeader(v)) { // (not an immediate nor a compact cell)
     Obj* o = obj(v);
     if (o->tag == OTag::Arr || o->tag == OTag::ArrI64 || o->tag == OTag::ArrF64 ||
         o->tag == OTag::Str) // (both keep their flags 16 bytes before the header)
