@@ -24,6 +24,9 @@ enum class Builtin : uint8_t {
   IdxOf,   // index literals: `idx.of {n} k`
   ArrGet,  // the specializer reads elements of known arrays
   ArrLength,
+  IO,     // `IO A`: a program's `main : IO Unit` is run; `do` blocks
+  IOPure, // `pure`, `bind`: what `do` blocks elaborate to
+  IOBind,
   Count
 };
 
@@ -31,7 +34,8 @@ enum class Builtin : uint8_t {
 inline const char* builtinName(Builtin b) {
   static constexpr const char* kNames[] = {
       "Nat",  "Bool",  "Unit",     "I64",     "F64",    "String",  "Idx",       "Array",
-      "true", "false", "+ on Nat", "natElim", "idx.of", "arr.get", "arr.length"};
+      "true", "false", "+ on Nat", "natElim", "idx.of", "arr.get", "arr.length", "IO",
+      "pure", "bind"};
   static_assert(sizeof kNames / sizeof *kNames == size_t(Builtin::Count));
   return kNames[size_t(b)];
 }

@@ -367,6 +367,7 @@ Tm* Elab::check(Cxt& c, Raw* r, Val* a) {
     if (f->tag == VTag::Flex) return postponeNumber(c, r, a);
     break;
   case RKind::If: return checkIf(c, as<RIf>(r), a);
+  case RKind::Do: return checkDo(c, as<RDo>(r), a);
   case RKind::Case: return checkCase(c, as<RCase>(r), a);
   case RKind::Clauses: return checkClauses(c, as<RClauses>(r), a);
   case RKind::BinOp: {
@@ -773,6 +774,7 @@ std::pair<Tm*, Val*> Elab::infer(Cxt& c, Raw* r) {
   case RKind::Number: return inferNumber(r);
   case RKind::String: return inferString(r);
   case RKind::If: return inferIf(c, as<RIf>(r));
+  case RKind::Do: return inferDo(c, as<RDo>(r));
   case RKind::Case: return inferCase(c, as<RCase>(r));
   case RKind::Absurd:
     fail(r->span, "the absurd pattern () is only allowed in a pattern",

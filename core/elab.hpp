@@ -134,6 +134,12 @@ private:
   std::pair<Tm*, Val*> inferCase(Cxt& c, struct RCase* r);
   Tm* checkClauses(Cxt& c, struct RClauses* r, Val* a);
   std::pair<Tm*, Val*> inferIf(Cxt& c, RIf* r);
+  // `do` blocks (elab_do.cpp).
+  Val* ioOf(Val* x, Span where);
+  Val* ioArg(Cxt& c, Val* ty, Span where);
+  Tm* checkDo(Cxt& c, struct RDo* r, Val* a);
+  std::pair<Tm*, Val*> inferDo(Cxt& c, struct RDo* r);
+  Tm* statements(Cxt& c, struct RDo* r, uint32_t i, Val* ty, Val* res);
   std::pair<Tm*, Val*> elabBinOp(Cxt& c, RBinOp* r, Val* expected);
   void noOperatorOn(Cxt& c, RBinOp* r, Val* ty);
   std::pair<Tm*, Val*> elabArray(Cxt& c, RArray* r, Val* expected);

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <gmp.h>
 
+#include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
 #include <sys/mman.h>
@@ -21,12 +22,38 @@ std::atomic<bool> gInterrupt{false};
 char* gStackLimit = nullptr;
 char* volatile gPollLimit = nullptr;
 
+// The interrupt's pipe: a byte in it while an interrupt is pending, so that
+// a program blocked reading its input (poll on both) wakes up.
+static int gWake[2] = {-1, -1};
+
+int interruptFd() {
+  static bool made = [] {
+    if (::pipe2(gWake, O_CLOEXEC | O_NONBLOCK) != 0) gWake[0] = gWake[1] = -1;
+    return true;
+  }();
+  (void)made;
+  return gWake[0];
+}
+
 void signalInterrupt() {
   gInterrupt.store(true);
   gPollLimit = reinterpret_cast<char*>(~uintptr_t(0));
+  if (gWake[1] >= 0) {
+    char b = 1;
+    ssize_t r = ::write(gWake[1], &b, 1); // (async-signal-safe; full: one is there)
+    (void)r;
+  }
+}
+void consumeInterrupt() {
+  gInterrupt.store(false);
+  if (gWake[0] >= 0) {
+    char buf[64];
+    while (::read(gWake[0], buf, sizeof buf) > 0) {
+    }
+  }
 }
 void clearInterrupt() {
-  gInterrupt.store(false);
+  consumeInterrupt();
   gPollLimit = gStackLimit;
 }
 

@@ -25,13 +25,18 @@ extern char* volatile gPollLimit;
 void signalInterrupt();
 /// Forgets a pending interrupt (before starting new work).
 void clearInterrupt();
+/// A descriptor readable while an interrupt is pending (-1: none), for
+/// blocking reads to poll beside their own: made on first use.
+int interruptFd();
+/// Takes the pending interrupt (guard() throws it): its flag and its byte.
+void consumeInterrupt();
 
 inline void guard() {
   char probe;
   if (&probe < gStackLimit) [[unlikely]]
     throw DepthExceeded();
   if (gInterrupt.load(std::memory_order_relaxed)) [[unlikely]] {
-    gInterrupt.store(false);
+    consumeInterrupt();
     throw Interrupted();
   }
 }

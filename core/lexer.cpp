@@ -18,6 +18,7 @@ const char* tokName(Tok t) {
   case Tok::Path: return "path";
   case Tok::Lambda: return "'λ'";
   case Tok::Arrow: return "'→'";
+  case Tok::LArrow: return "'←'";
   case Tok::Times: return "'×'";
   case Tok::LParen: return "'('";
   case Tok::RParen: return "')'";
@@ -53,7 +54,7 @@ uint32_t Lexer::decode(uint32_t pos, uint32_t& len) const {
   return unicode::decode(text_, pos, len);
 }
 
-static constexpr uint32_t kLambda = 0x03BB, kArrow = 0x2192, kTimes = 0x00D7;
+static constexpr uint32_t kLambda = 0x03BB, kArrow = 0x2192, kTimes = 0x00D7, kLArrow = 0x2190;
 
 // ASCII characters by class: bit 1, may start an identifier; bit 2, may
 // continue one. (A table: identifiers are most of a program's text.)
@@ -346,9 +347,12 @@ Token Lexer::lex() {
   if (c >= 0x80) {
     uint32_t len;
     uint32_t cp = decode(pos_, len);
-    if (cp == kLambda || cp == kArrow || cp == kTimes) {
+    if (cp == kLambda || cp == kArrow || cp == kTimes || cp == kLArrow) {
       pos_ += len;
-      return tok(cp == kLambda ? Tok::Lambda : cp == kArrow ? Tok::Arrow : Tok::Times);
+      return tok(cp == kLambda  ? Tok::Lambda
+                 : cp == kArrow ? Tok::Arrow
+                 : cp == kTimes ? Tok::Times
+                                : Tok::LArrow);
     }
     if (cp != unicode::kInvalid && unicode::identStart(cp)) {
       pos_ = identEnd(pos_ + len);
@@ -388,6 +392,7 @@ Token Lexer::lex() {
       ++pos_;
     std::string_view s = text_.substr(b, pos_ - b);
     if (is(s, "->")) return tok(Tok::Arrow);
+    if (is(s, "<-")) return tok(Tok::LArrow); // (was no operator: `a<-1` never parsed)
     if (is(s, "=")) return tok(Tok::Eq);
     if (is(s, ":")) return tok(Tok::Colon);
     if (is(s, "**")) return tok(Tok::Times);

@@ -17,6 +17,7 @@ enum class Tok : uint8_t {
   Path, // raw rest-of-line after `.import`
   Lambda,
   Arrow,
+  LArrow, // `←` or `<-` (a `do` block's binding)
   Times,
   LParen,
   RParen,

@@ -192,8 +192,9 @@ void Parser::clause(Entry& out) {
   c.lhs = application();
   inPattern_ = false;
   // (An absurd clause `f ()` has none: its pattern says there is no value.)
-  c.rhs = at(Tok::Eof) && hasAbsurd(c.lhs) ? nullptr
-                                           : (expect(Tok::Eq, "'=' and the clause's right-hand side"), term());
+  c.rhs = at(Tok::Eof) && hasAbsurd(c.lhs)
+              ? nullptr
+              : (expect(Tok::Eq, "'=' and the clause's right-hand side"), term());
   c.span = spanFrom(b);
   out.clauses.push_back(c);
 }
@@ -266,8 +267,8 @@ Raw* Parser::caseOf() {
   } else {
     if (at(Tok::Eof) || !firstOnLine(peek()))
       unexpected("the alternatives on the lines after 'of'",
-                   "write each `pattern → result` on a line of its own, indented, or "
-                   "`case e of { p → t; … }`");
+                 "write each `pattern → result` on a line of its own, indented, or "
+                 "`case e of { p → t; … }`");
     uint32_t col = column(peek());
     while (!at(Tok::Eof) && firstOnLine(peek()) && column(peek()) == col) {
       size_t end = alternativeEnd(pos_ + 1, col);
@@ -286,6 +287,136 @@ Raw* Parser::caseOf() {
   r->alts = arena_.array<RClause>(alts.size());
   std::copy(alts.begin(), alts.end(), r->alts);
   r->span = spanFrom(b);
+  return r;
+}
+
+// `do` starts a block where a term starts and a statement follows (it stays
+// an ordinary name as an argument, or before an operator or a closing bracket).
+bool Parser::atDo() const {
+  if (!at(Tok::Ident) || text(peek()) != "do") return false;
+  switch (peek(1).kind) {
+  case Tok::Eof:
+  case Tok::RParen:
+  case Tok::RBrace:
+  case Tok::RBracket:
+  case Tok::Comma:
+  case Tok::Semi:
+  case Tok::Op:
+  case Tok::Arrow:
+  case Tok::LArrow:
+  case Tok::Eq:
+  case Tok::Colon:
+  case Tok::Dot:
+  case Tok::Times:
+  case Tok::Then:
+  case Tok::Else: return false;
+  default: return true;
+  }
+}
+
+// `x ← e`, `let x = e` (or `let x : A = e`), or an action `e`.
+RDoStmt Parser::statement() {
+  uint32_t b = peek().begin;
+  RDoStmt s{DoKind::Expr, names::underscore, {}, nullptr, nullptr, {}};
+  if (accept(Tok::Let)) {
+    s.kind = DoKind::Let;
+    Token x = at(Tok::Hole) ? advance() : expect(Tok::Ident, "a name after 'let'");
+    s.x = ident(x);
+    s.xSpan = span(x.begin, x.end);
+    if (accept(Tok::Colon)) s.ty = term();
+    expect(Tok::Eq, "'='");
+  } else if ((at(Tok::Ident) || at(Tok::Hole)) && peek(1).kind == Tok::LArrow) {
+    s.kind = DoKind::Bind;
+    Token x = advance();
+    s.x = ident(x);
+    s.xSpan = span(x.begin, x.end);
+    advance(); // ←
+  }
+  s.e = term();
+  s.span = spanFrom(b);
+  return s;
+}
+
+// Statements separated by `;` up to token `end` (one line's, or a block's
+// in braces up to its `}`).
+void Parser::statementsUntil(size_t end, std::vector<RDoStmt>& out) {
+  withLimit(end, [&] {
+    out.push_back(statement());
+    while (accept(Tok::Semi))
+      out.push_back(statement());
+    if (!at(Tok::Eof))
+      unexpected("the end of this statement",
+                 "statements of a do block start their lines at the same column, or are "
+                 "separated by ';'");
+  });
+}
+
+// Where a laid-out statement ends: at the next line that starts at a column
+// ≤ col, or at a closing bracket, comma, `then` or `else` of an enclosing
+// term (`(do a; b)`, `if c then do a else b` on one line).
+size_t Parser::statementEnd(size_t from, uint32_t col) const {
+  int depth = 0, ifs = 0; // (`then`, `else` of an `if` inside the statement are its own)
+  for (size_t i = from; i < bound(); ++i) {
+    const Token& t = toks_[i];
+    if (i > from && firstOnLine(t) && column(t) <= col) return i;
+    if (t.kind == Tok::If) ++ifs;
+    if ((t.kind == Tok::Then || t.kind == Tok::Else) && ifs > 0) {
+      ifs -= t.kind == Tok::Else;
+      continue;
+    }
+    switch (t.kind) {
+    case Tok::LParen:
+    case Tok::LBracket:
+    case Tok::LBrace: ++depth; break;
+    case Tok::RParen:
+    case Tok::RBracket:
+    case Tok::RBrace:
+      if (depth-- == 0) return i;
+      break;
+    case Tok::Comma:
+    case Tok::Then:
+    case Tok::Else:
+      if (depth == 0) return i;
+      break;
+    default: break;
+    }
+  }
+  return bound();
+}
+
+// `do` and its statements: laid out, each starting a line at the column of
+// the first (a line indented further continues the statement above), or in
+// braces, separated by `;`.
+Raw* Parser::doBlock() {
+  Token d = advance(); // do
+  auto* r = node<RDo>(RKind::Do, span(d.begin, d.end));
+  std::vector<RDoStmt> stmts;
+  if (accept(Tok::LBrace)) {
+    if (at(Tok::RBrace)) unexpected("a statement");
+    stmts.push_back(statement());
+    while (accept(Tok::Semi))
+      stmts.push_back(statement());
+    expect(Tok::RBrace, "';' or '}'");
+  } else {
+    uint32_t col = column(peek());
+    bool first = true;
+    while (!at(Tok::Eof) && (first || (firstOnLine(peek()) && column(peek()) == col))) {
+      first = false;
+      statementsUntil(statementEnd(pos_, col), stmts);
+    }
+    // A line that starts left of the block, inside the same entry, and is
+    // no closing word of an enclosing term: a statement misplaced.
+    if (!at(Tok::Eof) && firstOnLine(peek()) && column(peek()) < col && atomStart())
+      fail(span(peek().begin, peek().end),
+           fmt::format("this line is indented by {}, but the statements of the do block above "
+                       "start in column {}",
+                       column(peek()), col),
+           {"the statements of a do block start their lines at the same column"});
+  }
+  r->n = uint32_t(stmts.size());
+  r->stmts = arena_.array<RDoStmt>(stmts.size());
+  std::copy(stmts.begin(), stmts.end(), r->stmts);
+  r->span = spanFrom(d.begin);
   return r;
 }
 
@@ -617,6 +748,7 @@ Raw* Parser::term() {
   if (at(Tok::Let)) return let();
   if (at(Tok::If)) return ifThenElse();
   if (atCase()) return caseOf();
+  if (atDo()) return doBlock();
   return piOrSigma();
 }
 
@@ -928,7 +1060,8 @@ Raw* Parser::application() {
       d->t = atom();
       d->span = spanFrom(db);
       arg = d;
-    } else if (inPattern_ && atOp("-") && peek(1).kind == Tok::Number && attached(peek(), peek(1))) {
+    } else if (inPattern_ && atOp("-") && peek(1).kind == Tok::Number &&
+               attached(peek(), peek(1))) {
       uint32_t nb = advance().begin; // (`f -1` in a pattern: a negative literal)
       arg = node<RLit>(RKind::Number, span(nb, advance().end));
     } else {

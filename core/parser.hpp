@@ -70,6 +70,11 @@ private:
   void finishClauses(Entry& out);
   void mutualBlock(Entry& out);
   bool atCase() const;
+  bool atDo() const;
+  Raw* doBlock();
+  RDoStmt statement();
+  void statementsUntil(size_t end, std::vector<RDoStmt>& out);
+  size_t statementEnd(size_t from, uint32_t col) const;
   static bool hasAbsurd(Raw* p);
   Raw* caseOf();
   RClause alternative();

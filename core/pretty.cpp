@@ -493,6 +493,21 @@ struct RawPrinter {
       break;
     }
     case RKind::Known: out += "?" + std::string(str(static_cast<const RKnown*>(r)->name)); break;
+    case RKind::Do: { // (one line: `do { x ← e; let y = f; g }`)
+      auto* d = static_cast<const RDo*>(r);
+      open(prec > PLet);
+      out += "do {";
+      for (uint32_t i = 0; i < d->n; ++i) {
+        const RDoStmt& st = d->stmts[i];
+        out += i ? "; " : " ";
+        if (st.kind == DoKind::Bind) out += fmt::format("{} ← ", str(st.x));
+        if (st.kind == DoKind::Let) out += fmt::format("let {} = ", str(st.x));
+        print(st.e, PLet);
+      }
+      out += " }";
+      close(prec > PLet);
+      break;
+    }
     case RKind::Absurd: out += "()"; break;
     case RKind::Dot:
       out += ".";

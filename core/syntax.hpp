@@ -40,7 +40,8 @@ enum class RKind : uint8_t {
   Case,    // case e of alternatives
   Clauses, // a definition by clauses (the entries `f p₁ … pₙ = t` after `f : A`)
   Absurd,  // `()` in a pattern
-  Dot      // `.(t)` or `.x` in a pattern: the value other patterns force
+  Dot,     // `.(t)` or `.x` in a pattern: the value other patterns force
+  Do       // `do` and its statements
 };
 enum class ProjKind : uint8_t { Fst, Snd, Field };
 
@@ -95,6 +96,21 @@ struct RLet : Raw {
   Raw* ty; // optional
   Raw* def;
   Raw* body;
+};
+/// A statement of a `do` block: `x ← e`, `let x = e` (x may have a type),
+/// or `e`.
+enum class DoKind : uint8_t { Bind, Let, Expr };
+struct RDoStmt {
+  DoKind kind;
+  Name x;    // Bind, Let: the name bound (`_` binds none)
+  Span xSpan;
+  Raw* ty;   // Let: optional
+  Raw* e;
+  Span span; // the whole statement
+};
+struct RDo : Raw {
+  uint32_t n;
+  RDoStmt* stmts;
 };
 struct RLit : Raw {}; // Number/String: text is the span
 struct RIf : Raw {

@@ -481,6 +481,14 @@ bool TopLevel::usePlugin(const std::string& name, Span at) {
   return true;
 }
 
+// Is the head of a type (`Array` for `Array n String`) the builtin `b`?
+static bool headIs(World& w, Val* v, Builtin b) {
+  v = forceAll(w, v);
+  return v->tag == VTag::Top && w.tops[v->n].axiom &&
+         AxiomTable::get().is(w.tops[v->n].axiom->id, b);
+}
+
+
 void TopLevel::evalQuery(Raw* r) {
   w_.beginEntry();
   Elab el(w_);
@@ -489,14 +497,8 @@ void TopLevel::evalQuery(Raw* r) {
   auto [t, ty] = el.inferInsert(c, r);
   el.requireSolved(firstMeta);
   if (!opts_.runner) fail(r->span, "this thorin has no runtime evaluator");
-  out_ << opts_.runner->run(w_, t, ty, r->span) << "\n";
-}
-
-// Is the head of a type (`Array` for `Array n String`) the builtin `b`?
-static bool headIs(World& w, Val* v, Builtin b) {
-  v = forceAll(w, v);
-  return v->tag == VTag::Top && w.tops[v->n].axiom &&
-         AxiomTable::get().is(w.tops[v->n].axiom->id, b);
+  std::string s = opts_.runner->run(w_, t, ty, r->span);
+  if (!(s.empty() && headIs(w_, ty, Builtin::IO))) out_ << s << "\n"; // (IO Unit: nothing)
 }
 
 static bool isArrayOfStrings(World& w, Val* v) {
@@ -564,7 +566,8 @@ bool TopLevel::evalMain(TopId id, const std::vector<std::string>& args) {
     t = applyToArgs(w_, t, ty, args, e.span);
     // A program's output: a String prints as its text, a Unit not at all.
     std::string s = opts_.runner->run(w_, t, ty, e.span, true);
-    if (!headIs(w_, ty, Builtin::Unit)) out_ << s << "\n";
+    if (!headIs(w_, ty, Builtin::Unit) && !(s.empty() && headIs(w_, ty, Builtin::IO)))
+      out_ << s << "\n";
   });
 }
 

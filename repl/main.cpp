@@ -84,9 +84,18 @@ struct Args {
 
 std::atomic<bool> gQuit{false}; // Ctrl-C (ends `thorin run --watch`)
 
-void onSigint(int) {
+std::atomic<int> gSignal{0}; // the signal that interrupted (exit status 128 + it)
+
+void onSigint(int sig) {
+  gSignal.store(sig);
   gQuit.store(true);
   signalInterrupt();
+}
+
+// A script interrupted (Ctrl-C, SIGTERM) ends with the conventional status.
+int interruptedStatus(int status) {
+  int sig = gSignal.load();
+  return sig ? 128 + sig : status;
 }
 
 // `thorin run FILE`: load (printing the .eval results), then print `main`.
@@ -117,6 +126,14 @@ std::string codeCacheDir() {
   return "";
 }
 
+// `exit n` in a script: its output flushed, the process ends at once.
+[[noreturn]] void exitNow(int status) {
+  std::cout.flush();
+  std::fflush(nullptr);
+  rt::gc::reportStats();
+  std::_Exit(status);
+}
+
 int realMain(void* p) {
   Args& args = *static_cast<Args*>(p);
   rt::Runtime runtime(args.jit, std::cerr);
@@ -129,6 +146,7 @@ int realMain(void* p) {
     Session s(std::cout, std::cerr, args.opts);
     int status =
         watchScript(s, runtime, args.files[0], args.programArgs, gQuit, std::cout, std::cerr);
+    if (gSignal.load() == SIGTERM) status = 128 + SIGTERM; // (Ctrl-C is how a watch ends: 0)
     std::cout.flush();
     rt::gc::reportStats();
     std::_Exit(status);
@@ -147,8 +165,9 @@ int realMain(void* p) {
     else if (runtime.backend && hint.expected())
       runtime.backend->preload();
     args.opts.trackDependencies = false;
+    runtime.exitProcess = exitNow; // (`exit n` ends the script)
     Session s(std::cout, std::cerr, args.opts);
-    int status = runFile(args, s, runtime);
+    int status = interruptedStatus(runFile(args, s, runtime));
     if (status != kElabError) hint.record(runtime.optimizedAny());
     std::cout.flush();
     rt::gc::reportStats();
@@ -156,6 +175,7 @@ int realMain(void* p) {
   }
   if (args.check) {
     args.opts.trackDependencies = false;
+    runtime.runsEffects = false; // (checking an untrusted file performs no effect)
     int status = 0;
     for (size_t i = 0; i < args.files.size(); ++i) {
       auto* s = new Session(std::cout, std::cerr, args.opts);
@@ -298,6 +318,7 @@ int main(int argc, char** argv) {
   sigemptyset(&sa.sa_mask);
   sa.sa_flags = 0; // no SA_RESTART: a blocking read returns so the prompt can redraw
   sigaction(SIGINT, &sa, nullptr);
+  if (args.run) sigaction(SIGTERM, &sa, nullptr); // (a script flushes its output first)
   try {
     limitMemory(defaultStackBytes());
     return runWithLargeStack(defaultStackBytes(), realMain, &args);

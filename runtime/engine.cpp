@@ -1,5 +1,6 @@
 #include "engine.hpp"
 #include "cse.hpp"
+#include "effects.hpp"
 #include "share.hpp"
 
 #include <fmt/format.h>
@@ -511,6 +512,31 @@ V Runtime::postulateValue(TopId id) {
   return rt::erased();
 }
 
+void Runtime::stopSpeculating() {
+  if (!speculation()) return;
+  settleJit(true); // (no compilation in flight reads the flag meanwhile)
+  speculation_ = false;
+  if (std::vector<TopId> all = compiledIds(); !all.empty()) removeCode(all);
+}
+
+std::string Runtime::runEffects(V v, Val* ty, bool bare) {
+  World& w = *w_;
+  if (!runsEffects) return "(an IO action: thorin check does not run it)";
+  Val* res = forceAll(w, ty)->sp->arg; // IO res
+  try {
+    v = runAction(*this, v);
+  } catch (ProgramExit& e) {
+    flushOutput();
+    if (exitProcess) exitProcess(e.status);
+    if (e.status != 0) throw Error{fmt::format("the program exited with status {}", e.status), 0};
+    return ""; // (exit 0 ends the run quietly)
+  }
+  flushOutput();
+  if (roleOf(w, res) == Builtin::Unit) return "";
+  bool text = bare && roleOf(w, res) == Builtin::String;
+  return text ? std::string(toStr(v)) : show(v, res);
+}
+
 // The builtin role of a type's head axiom (Builtin::Count: none).
 static Builtin roleOf(World& w, Val* v) {
   v = forceAll(w, v);
@@ -740,6 +766,8 @@ std::string Runtime::run(World& w, Tm* t, Val* ty, Span where, bool bare) {
     e = Specializer(*this).function(e, used);
   }
   markShares(e, arena_);
+  bool io = roleOf(w, ty) == Builtin::IO;
+  if (io && runsEffects) stopSpeculating();
   try {
     V v = retryingDeopts([&] {
       if (opts.mode == JitMode::Eager && backend)
@@ -751,8 +779,13 @@ std::string Runtime::run(World& w, Tm* t, Val* ty, Span where, bool bare) {
       ++epoch;
       return eval(e, nullptr);
     });
-    bool text = bare && roleOf(w, ty) == Builtin::String;
-    std::string shown = text ? std::string(toStr(v)) : show(v, ty);
+    std::string shown;
+    if (io) {
+      shown = runEffects(v, ty, bare);
+    } else {
+      bool text = bare && roleOf(w, ty) == Builtin::String;
+      shown = text ? std::string(toStr(v)) : show(v, ty);
+    }
     // From erasure to the printed value, compilation included: the run alone,
     // without start-up and elaboration (bench/run eval reports it).
     if (opts.stats)
@@ -763,6 +796,7 @@ std::string Runtime::run(World& w, Tm* t, Val* ty, Span where, bool bare) {
     return shown;
   } catch (Error& err) {
     hadError = true;
+    flushOutput(); // (the program's output, then the error)
     Span s = err.span && err.span <= w.spans.size() ? w.spans[err.span - 1] : where;
     throw thorin::Error(Diagnostic{s, err.msg, {}});
   } catch (DepthExceeded&) {
@@ -772,9 +806,11 @@ std::string Runtime::run(World& w, Tm* t, Val* ty, Span where, bool bare) {
                                    {"THORIN_STACK_MB raises the limit"}});
   } catch (Interrupted&) {
     hadError = true;
+    flushOutput();
     throw;
   } catch (std::bad_alloc&) { // (a run-time error: located at the expression, exit status 2)
     hadError = true;
+    flushOutput();
     size_t limit = memoryLimit();
     if (!limit) throw thorin::Error(Diagnostic{where, "out of memory", {}});
     throw thorin::Error(

@@ -270,6 +270,16 @@ public:
     vals_.release();
   }
   bool hadError = false; // a run-time error happened (exit status 2)
+  /// Effects run (thorin run, the REPL); false for `thorin check`: an IO
+  /// action given to `.eval` is then shown as such, not run.
+  bool runsEffects = true;
+  /// `exit n` ends the process (thorin run) instead of the run (the REPL,
+  /// --watch): called with n after output is flushed.
+  void (*exitProcess)(int status) = nullptr;
+  /// May compiled code speculate (and deoptimize)? Not once an IO program
+  /// has run: a deoptimization restarts a run, and a run of effects cannot
+  /// start again (the continuations it holds would be stale code).
+  bool speculation() const { return speculation_.load(std::memory_order_relaxed); }
   /// A program is running (read by the file watcher's thread).
   std::atomic<bool> runningProgram{false};
 
@@ -294,6 +304,11 @@ private:
   std::vector<TopId> compiledIds() const;
   size_t jobs_ = 0;          // background compilations not yet installed
   bool compiledAny_ = false; // (the first compilation is not in the background)
+  std::atomic<bool> speculation_{true};
+  /// From now on no code speculates: code that may is dropped.
+  void stopSpeculating();
+  /// Runs the IO action `v` (effects.hpp), its result shown by `ty` = IO A.
+  std::string runEffects(V v, Val* ty, bool bare);
   /// Asks LLVM for the functions that run baseline code, once that has
   /// gone on for kTierUpDelay (called at safepoints, and at interpreted calls
   /// of such functions).

@@ -355,7 +355,7 @@ WorkerInfo LlvmTier::workerInfo(Runtime& rt, TopId id) {
   info.products = info.resultShape.isPair();
   for (const Shape& s : info.shapes)
     info.products |= s.isPair();
-  if (info.products && rt.global(id).noSpeculate) { // back to words
+  if (info.products && (rt.global(id).noSpeculate || !rt.speculation())) { // back to words
     info.products = false;
     for (size_t i = 0; i < info.shapes.size(); ++i)
       info.shapes[i] = Shape{info.params[i], {}};
@@ -494,7 +494,7 @@ public:
   /// `owner`: the definition this code belongs to (it speculates unless a
   /// deoptimization of it happened).
   FnCompiler(ModuleCompiler& mc, Function* f, TopId owner)
-      : mc_(mc), f_(f), b_(mc.ctx_), owner_(owner), speculate_(!mc.rt_.global(owner).noSpeculate) {
+      : mc_(mc), f_(f), b_(mc.ctx_), owner_(owner), speculate_(mc.rt_.speculation() && !mc.rt_.global(owner).noSpeculate) {
     b_.SetInsertPoint(BasicBlock::Create(mc.ctx_, "entry", f));
   }
   IRBuilder<>& builder() { return b_; }

@@ -468,7 +468,7 @@ big : I64 → I64 = λ n. if n == 0 then 4611686018427387904 else big (n - 1) + 
         path = source(d, "nest.thorin", "g : I64 → I64 = λ n. if n > 100 then g n else 1 - g (n + 50)\n"
                                         "main : I64 = g 0\n")
         rc, err = interrupt(path, "--jit=baseline", "--jit-threshold", "1")
-        expect(rc == 2 and "error: interrupted" in err, "Ctrl-C stops a loop inside an inlined copy",
+        expect(rc == 130 and "error: interrupted" in err, "Ctrl-C stops a loop inside an inlined copy",
                err)
         path = source(d, "nesterr.thorin",
                       "h : I64 → I64 = λ n. if n == 0 then 0 else (1 - h (n - 1)) + 100 / (n - 3)\n"
@@ -484,7 +484,7 @@ big : I64 → I64 = λ n. if n == 0 then 4611686018427387904 else big (n - 1) + 
         path = source(d, "spin.thorin", "spin : I64 → I64 = λ n. if n == 0 - 1 then 0 else spin (n + 1)\n"
                                         "main : I64 = spin 0\n")
         rc, err = interrupt(path, "--jit=baseline")
-        expect(rc == 2 and "error: interrupted" in err, "Ctrl-C stops a loop in baseline code", err)
+        expect(rc == 130 and "error: interrupted" in err, "Ctrl-C stops a loop in baseline code", err)
         # The same in the version of a loop that knows its parameters (a Nat
         # counter, an F64 row read by `get`), in baseline code only and with
         # LLVM's taking over at a safepoint.
@@ -495,7 +495,7 @@ big : I64 → I64 = λ n. if n == 0 then 4611686018427387904 else big (n - 1) + 
                       "main : F64 = fspin r 0 0.0\n")
         for flags in (["--jit=baseline"], ["--jit=lazy"]):
             rc, err = interrupt(path, *flags)
-            expect(rc == 2 and "error: interrupted" in err,
+            expect(rc == 130 and "error: interrupted" in err,
                    f"Ctrl-C stops a Nat/F64 loop in baseline code ({flags[0]})", err)
 
     # A copy whose first test is decided where it is entered starts in the
