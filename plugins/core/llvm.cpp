@@ -50,6 +50,44 @@ Value* fdiv(LowerCx& c, const Args& a) { return c.b.CreateFDiv(a[0], a[1]); }
 Value* fsqrt(LowerCx& c, const Args& a) { return c.b.CreateUnaryIntrinsic(Intrinsic::sqrt, a[0]); }
 Value* i2f(LowerCx& c, const Args& a) { return c.b.CreateSIToFP(a[0], c.b.getDoubleTy()); }
 
+// Math on F64: LLVM's intrinsic where it has one (constant-folded with the
+// host's libm, else an instruction or a call of libm's function), or a call
+// of libm's function: the primitives' functions (libm.hpp), so that every
+// tier computes the same value.
+template <Intrinsic::ID id> Value* fmath(LowerCx& c, const Args& a) {
+  return c.b.CreateUnaryIntrinsic(id, a[0]);
+}
+// A call of libm's `name` on F64s. `Pure`: it only reads its arguments
+// (-fno-math-errno, as the primitives are built; lgamma also writes
+// signgam). Not a builtin: LLVM would rewrite pow(x, 2.0) to x·x and
+// pow(x, 0.5) to sqrt, which glibc's pow (within 0.52 ulp, not correctly
+// rounded) need not equal.
+template <bool Pure> Value* libmCall(LowerCx& c, const char* name, const Args& a) {
+  IRBuilder<>& b = c.b;
+  Module* m = b.GetInsertBlock()->getModule();
+  std::vector<Type*> params(a.size(), b.getDoubleTy());
+  FunctionCallee f =
+      m->getOrInsertFunction(name, FunctionType::get(b.getDoubleTy(), params, false));
+  CallInst* call = b.CreateCall(f, a);
+  call->setDoesNotThrow();
+  call->addFnAttr(Attribute::NoBuiltin);
+  if (Pure) call->setDoesNotAccessMemory();
+  return call;
+}
+Value* fpow(LowerCx& c, const Args& a) { return libmCall<true>(c, "pow", a); }
+Value* ftan(LowerCx& c, const Args& a) { return libmCall<true>(c, "tan", a); }
+Value* ftanh(LowerCx& c, const Args& a) { return libmCall<true>(c, "tanh", a); }
+Value* flgamma(LowerCx& c, const Args& a) { return libmCall<false>(c, "lgamma", a); }
+
+// Bits of an I64: a shift counts modulo 64 (LLVM's shifts by 64 or more are poison).
+Value* band(LowerCx& c, const Args& a) { return c.b.CreateAnd(a[0], a[1]); }
+Value* bor(LowerCx& c, const Args& a) { return c.b.CreateOr(a[0], a[1]); }
+Value* bxor(LowerCx& c, const Args& a) { return c.b.CreateXor(a[0], a[1]); }
+Value* bnot(LowerCx& c, const Args& a) { return c.b.CreateNot(a[0]); }
+template <Instruction::BinaryOps op> Value* shift(LowerCx& c, const Args& a) {
+  return c.b.CreateBinOp(op, a[0], c.b.CreateAnd(a[1], c.b.getInt64(63)));
+}
+
 } // namespace
 
 static void registerMachineLowerings() {
@@ -79,6 +117,24 @@ static void registerMachineLowerings() {
   reg(ax::f64_gt, fcmp<P::FCMP_OGT>);
   reg(ax::f64_ge, fcmp<P::FCMP_OGE>);
   reg(ax::f64_sqrt, fsqrt);
+  reg(ax::f64_exp, fmath<Intrinsic::exp>);
+  reg(ax::f64_log, fmath<Intrinsic::log>);
+  reg(ax::f64_sin, fmath<Intrinsic::sin>);
+  reg(ax::f64_cos, fmath<Intrinsic::cos>);
+  reg(ax::f64_pow, fpow);
+  reg(ax::f64_floor, fmath<Intrinsic::floor>);
+  reg(ax::f64_ceil, fmath<Intrinsic::ceil>);
+  reg(ax::f64_abs, fmath<Intrinsic::fabs>);
+  reg(ax::f64_tan, ftan);
+  reg(ax::f64_tanh, ftanh);
+  reg(ax::f64_lgamma, flgamma);
+  reg(ax::i64_and, band);
+  reg(ax::i64_or, bor);
+  reg(ax::i64_xor, bxor);
+  reg(ax::i64_not, bnot);
+  reg(ax::i64_shl, shift<Instruction::Shl>);
+  reg(ax::i64_shr, shift<Instruction::AShr>);
+  reg(ax::i64_ushr, shift<Instruction::LShr>);
   reg(ax::conv_i64ToF64, i2f);
 }
 

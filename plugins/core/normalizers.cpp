@@ -12,6 +12,7 @@
 #include "core/eval.hpp"
 #include "core/literal.hpp"
 #include "core_axioms.hpp"
+#include "libm.hpp"
 #include "nat_limits.hpp"
 #include "nat_to_f64.hpp"
 
@@ -188,6 +189,46 @@ Val* natToF64(World& w, Val* const* a) {
 Val* f64Sqrt(World& w, Val* const* a) {
   if (!isLit(a[0], LitKind::F64)) return nullptr;
   return vF64(w, std::sqrt(litF64(a[0])));
+}
+// libm's function on a literal: the primitive's call (libm.hpp).
+template <Math1 Libm::*f> Val* f64Math(World& w, Val* const* a) {
+  if (!isLit(a[0], LitKind::F64)) return nullptr;
+  return vF64(w, (libm().*f)(litF64(a[0])));
+}
+Val* f64Pow(World& w, Val* const* a) {
+  if (!isLit(a[0], LitKind::F64) || !isLit(a[1], LitKind::F64)) return nullptr;
+  return vF64(w, libm().pow(litF64(a[0]), litF64(a[1])));
+}
+
+// Bits of an I64 ---------------------------------------------------------------
+enum class Bits { And, Or, Xor, Shl, Shr, UShr };
+
+// x op y on literals (a shift counts modulo 64); x & 0 is 0, and x op u is x
+// for op's unit u (-1 for &, 0 for the others; a shift by 0 modulo 64).
+template <Bits op> Val* i64Bits(World& w, Val* const* a) {
+  Val *x = a[0], *y = a[1];
+  bool lx = isLit(x, LitKind::I64), ly = isLit(y, LitKind::I64);
+  bool shift = op == Bits::Shl || op == Bits::Shr || op == Bits::UShr;
+  uint64_t unit = op == Bits::And ? ~uint64_t(0) : 0;
+  if (ly && (shift ? (y->bits & 63) == 0 : y->bits == unit)) return x;
+  if (!shift && lx && x->bits == unit) return y;
+  if (op == Bits::And && ((lx && x->bits == 0) || (ly && y->bits == 0)))
+    return vLit(w, LitKind::I64, 0);
+  if (!lx || !ly) return nullptr;
+  uint64_t p = x->bits, q = y->bits, n = q & 63;
+  switch (op) {
+  case Bits::And: return vLit(w, LitKind::I64, p & q);
+  case Bits::Or: return vLit(w, LitKind::I64, p | q);
+  case Bits::Xor: return vLit(w, LitKind::I64, p ^ q);
+  case Bits::Shl: return vLit(w, LitKind::I64, p << n);
+  case Bits::Shr: return vLit(w, LitKind::I64, uint64_t(int64_t(p) >> n));
+  case Bits::UShr: return vLit(w, LitKind::I64, p >> n);
+  }
+  return nullptr;
+}
+Val* i64Not(World& w, Val* const* a) {
+  if (!isLit(a[0], LitKind::I64)) return nullptr;
+  return vLit(w, LitKind::I64, ~a[0]->bits);
 }
 
 // Arrays ------------------------------------------------------------------
@@ -390,6 +431,24 @@ void normalizers() {
   norm(ax::conv_f64ToI64, f64ToI64);
   norm(ax::conv_natToF64, natToF64);
   norm(ax::f64_sqrt, f64Sqrt);
+  norm(ax::f64_exp, f64Math<&Libm::exp>);
+  norm(ax::f64_log, f64Math<&Libm::log>);
+  norm(ax::f64_sin, f64Math<&Libm::sin>);
+  norm(ax::f64_cos, f64Math<&Libm::cos>);
+  norm(ax::f64_tan, f64Math<&Libm::tan>);
+  norm(ax::f64_tanh, f64Math<&Libm::tanh>);
+  norm(ax::f64_floor, f64Math<&Libm::floor>);
+  norm(ax::f64_ceil, f64Math<&Libm::ceil>);
+  norm(ax::f64_abs, f64Math<&Libm::fabs>);
+  norm(ax::f64_lgamma, f64Math<&Libm::lgamma>);
+  norm(ax::f64_pow, f64Pow);
+  norm(ax::i64_and, i64Bits<Bits::And>);
+  norm(ax::i64_or, i64Bits<Bits::Or>);
+  norm(ax::i64_xor, i64Bits<Bits::Xor>);
+  norm(ax::i64_shl, i64Bits<Bits::Shl>);
+  norm(ax::i64_shr, i64Bits<Bits::Shr>);
+  norm(ax::i64_ushr, i64Bits<Bits::UShr>);
+  norm(ax::i64_not, i64Not);
   norm(ax::arr_build, arrBuild);
   norm(ax::arr_get, arrGet);
   norm(ax::arr_set, arrSet);

@@ -10,6 +10,7 @@
 
 #include "compare.hpp"
 #include "core_axioms.hpp"
+#include "libm.hpp"
 #include "nat_limits.hpp"
 #include "nat_to_f64.hpp"
 #include "runtime/gc.hpp"
@@ -110,6 +111,20 @@ template <Cmp c> V f64Cmp(const V* a, uint32_t) {
   return ofBool(compare(c, toF64(a[0]), toF64(a[1])));
 }
 V f64Sqrt(const V* a, uint32_t) { return ofF64(std::sqrt(toF64(a[0]))); }
+template <Math1 Libm::*f> V f64Math(const V* a, uint32_t) {
+  return ofF64((libm().*f)(toF64(a[0])));
+}
+V f64Pow(const V* a, uint32_t) { return ofF64(libm().pow(toF64(a[0]), toF64(a[1]))); }
+
+// Bits of an I64 (a shift counts modulo 64) -------------------------------------
+uint64_t bits(V v) { return uint64_t(toI64(v)); }
+V i64And(const V* a, uint32_t) { return ofI64(int64_t(bits(a[0]) & bits(a[1]))); }
+V i64Or(const V* a, uint32_t) { return ofI64(int64_t(bits(a[0]) | bits(a[1]))); }
+V i64Xor(const V* a, uint32_t) { return ofI64(int64_t(bits(a[0]) ^ bits(a[1]))); }
+V i64Not(const V* a, uint32_t) { return ofI64(int64_t(~bits(a[0]))); }
+V i64Shl(const V* a, uint32_t) { return ofI64(int64_t(bits(a[0]) << (bits(a[1]) & 63))); }
+V i64Shr(const V* a, uint32_t) { return ofI64(toI64(a[0]) >> (bits(a[1]) & 63)); }
+V i64UShr(const V* a, uint32_t) { return ofI64(int64_t(bits(a[0]) >> (bits(a[1]) & 63))); }
 
 template <Cmp c> V wordCmp(const V* a, uint32_t) { return ofBool(compare(c, a[0], a[1])); }
 template <Cmp c> V strCmp(const V* a, uint32_t) {
@@ -289,6 +304,22 @@ void prims() {
   prim(ax::f64_gt, f64Cmp<Cmp::Gt>, ff, M::Bool);
   prim(ax::f64_ge, f64Cmp<Cmp::Ge>, ff, M::Bool);
   prim(ax::f64_sqrt, f64Sqrt, {M::F64}, M::F64);
+  const std::pair<ax, PrimFn> math[] = {
+      {ax::f64_exp, f64Math<&Libm::exp>},     {ax::f64_log, f64Math<&Libm::log>},
+      {ax::f64_sin, f64Math<&Libm::sin>},     {ax::f64_cos, f64Math<&Libm::cos>},
+      {ax::f64_tan, f64Math<&Libm::tan>},     {ax::f64_tanh, f64Math<&Libm::tanh>},
+      {ax::f64_floor, f64Math<&Libm::floor>}, {ax::f64_ceil, f64Math<&Libm::ceil>},
+      {ax::f64_abs, f64Math<&Libm::fabs>},    {ax::f64_lgamma, f64Math<&Libm::lgamma>}};
+  for (auto [a, fn] : math)
+    prim(a, fn, {M::F64}, M::F64);
+  prim(ax::f64_pow, f64Pow, ff, M::F64);
+  prim(ax::i64_and, i64And, ii, M::I64);
+  prim(ax::i64_or, i64Or, ii, M::I64);
+  prim(ax::i64_xor, i64Xor, ii, M::I64);
+  prim(ax::i64_not, i64Not, {M::I64}, M::I64);
+  prim(ax::i64_shl, i64Shl, ii, M::I64);
+  prim(ax::i64_shr, i64Shr, ii, M::I64);
+  prim(ax::i64_ushr, i64UShr, ii, M::I64);
   prim(ax::bool_eq, wordCmp<Cmp::Eq>, {M::Bool, M::Bool}, M::Bool);
   prim(ax::bool_ne, wordCmp<Cmp::Ne>, {M::Bool, M::Bool}, M::Bool);
   prim(ax::str_eq, strCmp<Cmp::Eq>);
