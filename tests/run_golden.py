@@ -26,6 +26,7 @@ def main():
     ap.add_argument("--expected", help="expected-output file (default: input with .out)")
     ap.add_argument("--program-args", default="", help="run mode: arguments for the program")
     ap.add_argument("--plugin-path", help="THORIN_PLUGIN_PATH for the run")
+    ap.add_argument("--stdin", help="run mode: a file fed to the program's standard input")
     ap.add_argument("mode", choices=["check", "repl", "run"])
     ap.add_argument("file")
     a = ap.parse_args()
@@ -59,7 +60,8 @@ def main():
         # `thorin run` in every JIT mode: the outputs must be identical.
         modes = thorin.JIT_MODES
         prog = a.program_args.split()
-        outs = [run(["run", *m, *extra, name, *prog]) for m in modes]
+        stdin = open(a.stdin, "rb").read() if a.stdin else None
+        outs = [run(["run", *m, *extra, name, *prog], stdin) for m in modes]
         for m, o in zip(modes[1:], outs[1:]):
             if o != outs[0]:
                 print(f"output with {' '.join(m)} differs from --jit=off:")

@@ -401,7 +401,11 @@ void normalizers() {
   std::vector<OnType> operators = {{"==", ax::bool_eq, ax::Bool, boolCmp<Cmp::Eq>},
                                    {"!=", ax::bool_ne, ax::Bool, boolCmp<Cmp::Ne>},
                                    {"==", ax::str_eq, ax::String, strCmp<Cmp::Eq>},
-                                   {"!=", ax::str_ne, ax::String, strCmp<Cmp::Ne>}};
+                                   {"!=", ax::str_ne, ax::String, strCmp<Cmp::Ne>},
+                                   {"<", ax::str_lt, ax::String, strCmp<Cmp::Lt>},
+                                   {"<=", ax::str_le, ax::String, strCmp<Cmp::Le>},
+                                   {">", ax::str_gt, ax::String, strCmp<Cmp::Gt>},
+                                   {">=", ax::str_ge, ax::String, strCmp<Cmp::Ge>}};
   for (const Op& o : ops) {
     operators.push_back({o.sym, o.nat, ax::Nat, o.natN});
     operators.push_back({o.sym, o.i64, ax::I64, o.i64N});

@@ -324,6 +324,10 @@ void prims() {
   prim(ax::bool_ne, wordCmp<Cmp::Ne>, {M::Bool, M::Bool}, M::Bool);
   prim(ax::str_eq, strCmp<Cmp::Eq>);
   prim(ax::str_ne, strCmp<Cmp::Ne>);
+  prim(ax::str_lt, strCmp<Cmp::Lt>);
+  prim(ax::str_le, strCmp<Cmp::Le>);
+  prim(ax::str_gt, strCmp<Cmp::Gt>);
+  prim(ax::str_ge, strCmp<Cmp::Ge>);
   // Conversions from words to machine numbers: their values' classes.
   prim(ax::conv_natToI64, natToI64, {}, M::None, M::I64);
   prim(ax::conv_i64ToNat, i64ToNat);
