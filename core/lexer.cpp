@@ -1,6 +1,7 @@
 #include "lexer.hpp"
 
 #include <array>
+#include <cctype>
 #include <cstring>
 
 #include <fmt/format.h>
@@ -315,12 +316,19 @@ Token Lexer::lex() {
         error(b, b + 1, "unterminated string literal");
       if (text_[pos_] == '\\') {
         char e = pos_ + 1 < text_.size() ? text_[pos_ + 1] : '\n';
+        if (e == 'x') { // `\xHH`: any byte
+          auto hex = [&](size_t i) { return i < text_.size() && std::isxdigit((unsigned char)text_[i]); };
+          if (!hex(pos_ + 2) || !hex(pos_ + 3))
+            error(pos_, pos_ + 2, "\\x in a string needs two hex digits (\\x00 to \\xff)");
+          pos_ += 4;
+          continue;
+        }
         if (e != 'n' && e != 't' && e != 'r' && e != '0' && e != '\\' && e != '"') {
           if (e == '\n' || e == '\r') error(b, b + 1, "unterminated string literal");
           uint32_t len = 1;
           if (e & 0x80) decode(pos_ + 1, len);
           error(pos_, pos_ + 1 + len,
-                "unknown escape in a string (known: \\n \\t \\r \\0 \\\\ \\\")");
+                "unknown escape in a string (known: \\n \\t \\r \\0 \\\\ \\\" \\xHH)");
         }
         pos_ += 2;
         continue;

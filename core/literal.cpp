@@ -147,6 +147,10 @@ std::string unescape(std::string_view s) {
     case 't': r += '\t'; break;
     case 'r': r += '\r'; break;
     case '0': r += '\0'; break;
+    case 'x': // (the lexer checked the two hex digits)
+      r += char(std::stoi(std::string(s.substr(i + 1, 2)), nullptr, 16));
+      i += 2;
+      break;
     default: r += c; break;
     }
   }
