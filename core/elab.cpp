@@ -487,6 +487,9 @@ std::pair<Tm*, Val*> Elab::inferVar(Cxt& c, RVar* r) {
   std::vector<std::string> notes;
   if (want == "Set" || want == "Type0")
     notes.push_back("the universe is written U (or Type)");
+  else if (want == "do")
+    notes.push_back("`do` starts a block when statements follow: on the next lines, after "
+                    "`{`, or separated by `;` (a single action needs no `do`)");
   else if (want == "forall") // (∀ is not an identifier: the lexer says so)
     notes.push_back("a Π type is written (x : A) → B, or {x : A} → B for an implicit x");
   else if (!best.empty())

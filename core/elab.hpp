@@ -71,6 +71,10 @@ public:
   /// since `firstMeta`.
   void requireSolved(size_t firstMeta);
 
+  /// `ty` = IO ?A with ?A unknown (`exit 1` run at the prompt): ?A := Unit,
+  /// as GHCi defaults it. True if ty is an IO type.
+  bool settleAction(Cxt& c, Val* ty);
+
   std::string showVal(const Cxt& c, Val* v);
   std::string showTm(const Cxt& c, Tm* t);
   /// Warnings found (unreachable clauses), for the caller to print once the

@@ -25,6 +25,15 @@ Val* Elab::ioArg(Cxt& c, Val* ty, Span where) {
   return unifier_.unify(c.lvl, f, ioOf(a, where)) ? a : nullptr;
 }
 
+bool Elab::settleAction(Cxt& c, Val* ty) {
+  Val* f = forceAll(w_, ty);
+  AxiomId io = AxiomTable::get().builtin(Builtin::IO);
+  if (io == kNoAxiom || axiomHead(f) != io || !f->sp || f->sp->len != 1) return false;
+  if (forceAll(w_, f->sp->arg)->tag == VTag::Flex)
+    unifier_.unify(c.lvl, f->sp->arg, builtinType(Builtin::Unit, {}));
+  return true;
+}
+
 Tm* Elab::checkDo(Cxt& c, RDo* r, Val* a) {
   Val* res = ioArg(c, a, r->span);
   if (!res)

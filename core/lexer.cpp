@@ -317,7 +317,9 @@ Token Lexer::lex() {
       if (text_[pos_] == '\\') {
         char e = pos_ + 1 < text_.size() ? text_[pos_ + 1] : '\n';
         if (e == 'x') { // `\xHH`: any byte
-          auto hex = [&](size_t i) { return i < text_.size() && std::isxdigit((unsigned char)text_[i]); };
+          auto hex = [&](size_t i) {
+            return i < text_.size() && std::isxdigit((unsigned char)text_[i]);
+          };
           if (!hex(pos_ + 2) || !hex(pos_ + 3))
             error(pos_, pos_ + 2, "\\x in a string needs two hex digits (\\x00 to \\xff)");
           pos_ += 4;

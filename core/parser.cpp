@@ -290,28 +290,26 @@ Raw* Parser::caseOf() {
   return r;
 }
 
-// `do` starts a block where a term starts and a statement follows (it stays
-// an ordinary name as an argument, or before an operator or a closing bracket).
+// `do` starts a block where a term starts and a block follows: `{`, a
+// statement on the next line, or statements on this line — separated by `;`,
+// binding with `←`, or continued below at the column of the first. Elsewhere
+// it stays an ordinary name (`λ do x. do (do x)` binds and applies one).
 bool Parser::atDo() const {
   if (!at(Tok::Ident) || text(peek()) != "do") return false;
-  switch (peek(1).kind) {
-  case Tok::Eof:
-  case Tok::RParen:
-  case Tok::RBrace:
-  case Tok::RBracket:
-  case Tok::Comma:
-  case Tok::Semi:
-  case Tok::Op:
-  case Tok::Arrow:
-  case Tok::LArrow:
-  case Tok::Eq:
-  case Tok::Colon:
-  case Tok::Dot:
-  case Tok::Times:
-  case Tok::Then:
-  case Tok::Else: return false;
-  default: return true;
+  const Token& next = peek(1);
+  if (next.kind == Tok::LBrace) return true;
+  if (pos_ + 1 >= bound()) return false;
+  if (firstOnLine(next)) return true;
+  int depth = 0;
+  for (size_t i = pos_ + 1; i < bound(); ++i) {
+    const Token& t = toks_[i];
+    if (i > pos_ + 1 && firstOnLine(t)) return column(t) == column(next);
+    if (t.kind == Tok::LParen || t.kind == Tok::LBracket || t.kind == Tok::LBrace) ++depth;
+    if (t.kind == Tok::RParen || t.kind == Tok::RBracket || t.kind == Tok::RBrace) --depth;
+    if (depth < 0) return false;
+    if (depth == 0 && (t.kind == Tok::Semi || t.kind == Tok::LArrow)) return true;
   }
+  return false;
 }
 
 // `x ← e`, `let x = e` (or `let x : A = e`), or an action `e`.
@@ -358,12 +356,14 @@ size_t Parser::statementEnd(size_t from, uint32_t col) const {
   int depth = 0, ifs = 0; // (`then`, `else` of an `if` inside the statement are its own)
   for (size_t i = from; i < bound(); ++i) {
     const Token& t = toks_[i];
-    if (i > from && firstOnLine(t) && column(t) <= col) return i;
-    if (t.kind == Tok::If) ++ifs;
+    // (`then` and `else` of an `if` of this statement may start a line at
+    // the statement's column, as in Haskell's do blocks.)
     if ((t.kind == Tok::Then || t.kind == Tok::Else) && ifs > 0) {
       ifs -= t.kind == Tok::Else;
       continue;
     }
+    if (i > from && firstOnLine(t) && column(t) <= col) return i;
+    if (t.kind == Tok::If) ++ifs;
     switch (t.kind) {
     case Tok::LParen:
     case Tok::LBracket:

@@ -267,11 +267,11 @@ bool TopLevel::completeSignature(std::optional<Entry>& sig, Entry* next) {
       bool defined = lastClauses_ == next->name; // (the clauses just before an entry)
       printError(Error(Diagnostic{
           next->nameSpan,
-          defined ? fmt::format("this clause of '{}' is separated from its signature and its "
-                                "other clauses",
-                                str(next->name))
-                  : fmt::format("the clauses of '{}' have no signature before them",
-                                str(next->name)),
+          defined
+              ? fmt::format("this clause of '{}' is separated from its signature and its "
+                            "other clauses",
+                            str(next->name))
+              : fmt::format("the clauses of '{}' have no signature before them", str(next->name)),
           {defined ? std::string("the clauses of a function follow its signature, with no other "
                                  "entry between them")
                    : fmt::format("write `{} : type` on the line before the first clause",
@@ -488,13 +488,14 @@ static bool headIs(World& w, Val* v, Builtin b) {
          AxiomTable::get().is(w.tops[v->n].axiom->id, b);
 }
 
-
 void TopLevel::evalQuery(Raw* r) {
   w_.beginEntry();
   Elab el(w_);
   Cxt c;
   size_t firstMeta = w_.metas.size();
   auto [t, ty] = el.inferInsert(c, r);
+  el.finish(); // (literals decided first: `pure 42` is an IO Nat)
+  el.settleAction(c, ty);
   el.requireSolved(firstMeta);
   if (!opts_.runner) fail(r->span, "this thorin has no runtime evaluator");
   std::string s = opts_.runner->run(w_, t, ty, r->span);
@@ -671,8 +672,18 @@ void TopLevel::showQuery(Raw* r, Show what) {
   w_.beginEntry();
   Elab el(w_);
   Cxt c;
+  size_t firstMeta = w_.metas.size();
   // No implicit insertion at the top: `.check id` shows id's own type.
   auto [t, ty] = el.infer(c, r);
+  el.finish();
+  // An action typed at the prompt runs, as in GHCi (its result printed
+  // unless it is Unit).
+  if (what == Show::Both && opts_.runner && el.settleAction(c, ty)) {
+    el.requireSolved(firstMeta);
+    std::string s = opts_.runner->run(w_, t, ty, r->span);
+    if (!s.empty()) out_ << s << "\n";
+    return;
+  }
   el.finish();
   std::string tyStr = show(w_, quote(w_, w_.scratch, 0, ty));
   switch (what) {

@@ -60,7 +60,9 @@ def main():
         # `thorin run` in every JIT mode: the outputs must be identical.
         modes = thorin.JIT_MODES
         prog = a.program_args.split()
-        stdin = open(a.stdin, "rb").read() if a.stdin else None
+        # (FILE.stdin beside a run test is its standard input.)
+        stdin_path = a.stdin or os.path.splitext(a.file)[0] + ".stdin"
+        stdin = open(stdin_path, "rb").read() if os.path.exists(stdin_path) else None
         outs = [run(["run", *m, *extra, name, *prog], stdin) for m in modes]
         for m, o in zip(modes[1:], outs[1:]):
             if o != outs[0]:

@@ -208,6 +208,13 @@ V writeTo(rt::Closure* self, int flags) {
 V writeFileRun(rt::Closure* self, const V*) { return writeTo(self, O_TRUNC); }
 V appendFileRun(rt::Closure* self, const V*) { return writeTo(self, O_APPEND); }
 
+V removeFileRun(rt::Closure* self, const V*) {
+  V p = actionArg(self, 0);
+  std::string path = pathOf(p, "remove", actionSpan(self));
+  if (::unlink(path.c_str()) != 0) failIO("remove", p, actionSpan(self));
+  return kUnit;
+}
+
 V fileExistsRun(rt::Closure* self, const V*) {
   std::string path(toStr(actionArg(self, 0)));
   struct stat st {};
@@ -278,6 +285,7 @@ void prims() {
   reg(ax::readFile, action1<readFileRun>);
   reg(ax::writeFile, action2<writeFileRun>);
   reg(ax::appendFile, action2<appendFileRun>);
+  reg(ax::removeFile, action1<removeFileRun>);
   reg(ax::fileExists, action1<fileExistsRun>);
   reg(ax::getEnv, action1<getEnvRun>);
   reg(ax::exit, actionAfter<exitRun, 1>);
