@@ -26,13 +26,18 @@ listToArray / arrayToList round trips, and StrMap (smInsert, smInsertWith
 with a non-commutative f, smLookup, smMember, smSize, smToList in insertion
 order; maps used again after a newer version was made from them, so that
 an in-place update would show, maps past their first growth, the wordfreq
-pattern of a map threaded through foldl / foldWords).
+pattern of a map threaded through foldl / foldWords). A few checks in a
+hundred take big inputs that the program makes (strRepeat, range: texts of
+up to 60 KB, 20,000-element sorts and maps), so that the primitives
+allocate enough for collections while they run and maps grow many times.
 
-The model (MODEL below) follows the documented semantics (text.thorin's
-comments): Python's bytes methods where they are the same thing (split,
-replace, find, upper/lower, strip with the six ASCII white-space bytes),
-Haskell's `lines`, and for the number syntax: Nat = ASCII digits; I64 = an
-optional '-' and digits, in range; F64 = an optional '-' and a decimal
+The model (the m_* functions) follows the documented semantics
+(text.thorin's comments): Python's bytes methods where they are the same
+thing (split, replace, find, upper/lower, strip with the six ASCII
+white-space bytes), Haskell's `lines`, and for the number syntax, which
+text.thorin only sketches ("the whole string, with no spaces"), the
+reading of prims.cpp's comment ("no spaces, no '+'"): Nat = ASCII digits;
+I64 = an optional '-' and digits, in range; F64 = an optional '-' and a decimal
 (digits with an optional '.', or '.' and digits; an optional exponent) or
 inf / infinity / nan in any case, read to the nearest F64 (a decimal beyond
 the F64 range reads as +-inf or +-0, as every strtod does). showF64 is
@@ -40,14 +45,19 @@ fmt's `{}`: the shortest digits that read back (Python's repr has the same
 digits), in fixed notation for decimal exponents -4 <= e < 16, else
 d[.ddd]e+-XX, with ".0" added to an integral fixed form.
 
-Each run writes one .thorin program per batch: encoders (eS, eL, eM, ...)
+Each run writes one .thorin program per mode: encoders (eS, eL, eM, ...)
 print every result self-delimiting (a string as S<len>:<bytes>, a list as
 L<n>: and its elements, nothing / just as N / J<value>, a number as I<n>;,
-a Bool as T / F, a pair as P<a><b>), one check per line as `#k=<values>`;
-the parsed values are compared with the model's. The batch runs with
---jit=off (all checks) and with --jit=baseline --jit-threshold 1 and
---jit=eager (the first --jit-count checks, so that compiled code is compared
-too).
+a Bool as T / F, a pair as P<a><b>), one check per line as `#k=<values>`,
+in groups of 40 that are functions (`gK : Nat → IO Unit`, compiled by
+--jit=eager); the parsed values are compared with the model's. Most checks
+call a wrapper with literal arguments (`wSplit sep s`, TEMPLATES; compiled
+in the JIT modes, the arguments come at run time), the others have the
+wrapper's body with the literals in place. Runs: --jit=off (all --count
+checks, default 5000), --jit=baseline --jit-threshold 1 and --jit=lazy
+--jit-threshold 1 (the first --jit-count, default 1000), --jit=eager (the
+first 60 % of --jit-count). About 10 s in all in a Release build; a
+sanitizer build runs a quarter of the checks.
 
 Known discrepancies between the implementation and the documented
 semantics are in KNOWN: inputs in those classes are not generated unless
@@ -62,6 +72,7 @@ import os
 import random
 import re
 import struct
+import subprocess
 import sys
 import tempfile
 import time
@@ -72,20 +83,26 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 import thorin  # noqa: E402
 
 DEFAULT_SEED = 20240611
-DEFAULT_COUNT = 4000            # checks of the --jit=off run
-DEFAULT_JIT_COUNT = 1000        # checks of each JIT-mode run (the first ones)
+DEFAULT_COUNT = 5000            # checks of the --jit=off run
+DEFAULT_JIT_COUNT = 1000        # checks of the --jit=baseline and --jit=lazy runs (the first ones)
 RUN_TIMEOUT = 120
-JIT_RUNS = [("jit=baseline", ["--jit=baseline", "--jit-threshold", "1"]),
-            ("jit=eager", ["--jit=eager"])]
-PER_GROUP = 40                  # checks per `gK : IO Unit = do ...` definition
+# (mode, flags, share of the JIT count). Kept small: --jit=eager compiles each
+# group with LLVM (~0.25 s a group of 40 checks), and the baseline tier's time
+# grows about quadratically with the number of functions it compiles
+# (1000 checks: 0.5 s; 4000: 13 s; in lazy mode likewise).
+JIT_RUNS = [("jit=baseline", ["--jit=baseline", "--jit-threshold", "1"], 1.0),
+            ("jit=lazy", ["--jit=lazy", "--jit-threshold", "1"], 1.0),
+            ("jit=eager", ["--jit=eager"], 0.6)]
+PER_GROUP = 40                  # checks per `gK : Nat → IO Unit = λ u. do ...` definition
 MIN_PER_KIND = 10               # a kind checked fewer times is a failure (coverage)
 
 # Known discrepancies between the implementation and text.thorin's documented
 # semantics: their inputs are generated only with --with-known.
 KNOWN = {
-    "f64-range": "parseF64 of a decimal beyond the F64 range (\"1e999\", \"-1e400\") or "
-                 "that underflows (\"1e-400\", and subnormals like \"5e-324\") is nothing; "
-                 "documented: the string read as an F64 (inf / 0.0 / the subnormal, as strtod)",
+    "f64-range": "parseF64 of a decimal whose nearest F64 is infinite (\"1e999\", \"-1e400\", "
+                 "\"1.7976931348623159e308\") or 0 from nonzero digits (\"1e-400\", \"2e-324\") is "
+                 "nothing (from_chars' result_out_of_range); documented: the string read as an "
+                 "F64 (+-inf, +-0.0, as strtod and Python's float do; subnormals do parse)",
     "f64-nan-payload": "parseF64 accepts \"nan(...)\" (from_chars' n-char-sequence), which "
                        "the documented syntax does not have",
     "repeat-bignat": "strRepeat N \"\" with N >= 2^62 (a big Nat) fails (\"the string would "
@@ -341,6 +358,8 @@ eMap : StrMap Nat → String = λ m. eL (eP eS eN) (smToList m)
 eMapS : StrMap String → String = λ m. eL (eP eS eS) (smToList m)
 byFst : String × Nat → String × Nat → Bool = λ a b. a.1 <= b.1
 bySndDown : String × Nat → String × Nat → Bool = λ a b. a.2 >= b.2
+mkPairs : String → Nat → Nat → List (String × Nat)
+  = λ pool k n. map (λ i. (substr pool ((i * k) % strLen pool) 1, i)) (range n)
 """
 
 
@@ -629,6 +648,26 @@ TEMPLATES = {
                     "eMap (foldWords (λ m w. smInsertWith (λ o n. o + n) w 1 m) smEmpty {0})"),
     "wCountList": ("List String → String",
                    "eMap (foldl (λ m w. smInsertWith (λ o n. o + n) w 1 m) smEmpty {0})"),
+    # big inputs, made by the program (the primitives allocate a lot: collections
+    # while they run; maps that grow many times; long sorts)
+    "wBigWords": ("Nat → String → String", "eL eS (words (strRepeat {0} {1}))"),
+    "wBigLines": ("Nat → String → String", "eL eS (lines (strRepeat {0} {1}))"),
+    "wBigSplit": ("String → Nat → String → String", "eL eS (split {0} (strRepeat {1} {2}))"),
+    "wBigFoldWords": ("Nat → String → String",
+                      "eS (foldWords (λ acc w. strCat w (substr acc 0 40)) \"\" (strRepeat {0} {1}))"),
+    "wBigFoldLines": ("Nat → String → String",
+                      "eS (foldLines (λ acc w. strCat w (substr acc 0 40)) \"\" (strRepeat {0} {1}))"),
+    "wBigCount": ("Nat → String → String",
+                  "eMap (foldWords (λ m w. smInsertWith (λ o n. o + n) w 1 m) smEmpty (strRepeat {0} {1}))"),
+    "wBigReplace": ("Nat → String → String → String → String", "eS (replace (strRepeat {0} {1}) {2} {3})"),
+    "wBigJoin": ("String → Nat → String → String", "eS (strJoin {0} (lines (strRepeat {1} {2})))"),
+    "wBigCase": ("Nat → String → String",
+                 "strCat (eS (toUpper (strRepeat {0} {1}))) (eS (trim (strRepeat {0} {1})))"),
+    "wBigSort": ("Nat → Nat → Nat → String", "eL eN (sort (map (λ i. (i * {0}) % {1}) (range {2})))"),
+    "wBigStable": ("String → Nat → Nat → String", "eL (eP eS eN) (sortBy byFst (mkPairs {0} {1} {2}))"),
+    "wBigMap": ("Nat → Nat → Nat → String",
+                "eMap (foldl (λ m k. smInsertWith (λ o n. o + n) k 1 m) smEmpty "
+                "(map (λ i. natToString ((i * {0}) % {1})) (range {2})))"),
 }
 
 
@@ -762,7 +801,8 @@ def c_trim(g):
     r = g.r
     s = g.string(8)
     if g.chance(0.6):
-        s = bytes(r.choice(WS) for _ in range(r.randint(0, 3))) + s + bytes(r.choice(WS) for _ in range(r.randint(0, 3)))
+        pad = (lambda: bytes(r.choice(WS) for _ in range(r.randint(0, 3))))
+        s = pad() + s + pad()
     return (use(g, "wTrim", lit(s, g.raw())),
             [m_trim(s, True, True), m_trim(s, True, False), m_trim(s, False, True)],
             f"trim, trimStart, trimEnd s={s!r}")
@@ -797,7 +837,8 @@ def c_compare(g):
         b = a[:r.randrange(len(a))]
     elif k < 0.75 and a:
         i = r.randrange(len(a))
-        b = a[:i] + bytes([r.choice([0, 0x41, 0x61, 0x7f, 0x80, 0xc3, 0xff, (a[i] + r.choice([-1, 1])) % 256])]) + a[i + 1:]
+        c = r.choice([0, 0x41, 0x61, 0x7f, 0x80, 0xc3, 0xff, (a[i] + r.choice([-1, 1])) % 256])
+        b = a[:i] + bytes([c]) + a[i + 1:]
     else:
         b = g.string(6)
     if g.chance(0.5):
@@ -990,15 +1031,80 @@ def c_map_fold(g):
             [[("P", a, b) for a, b in counts.items()]], f"foldl smInsertWith count: words={ws_!r}")
 
 
+def c_big(g):
+    """A big input (up to ~60 KB, 20,000 elements), made by the program."""
+    r, k = g.r, g.r.random()
+    raw = g.raw()
+    piece = g.separated() or b"ab c\n"
+    n = r.randint(1, 60000 // len(piece))
+    P = lit(piece, raw)
+    text = piece * n
+    info = f"n={n} piece={piece!r}"
+    if k < 0.1:
+        return use(g, "wBigWords", str(n), P), [m_words(text)], "words (strRepeat n piece) " + info
+    if k < 0.2:
+        return use(g, "wBigLines", str(n), P), [m_lines(text)], "lines (strRepeat n piece) " + info
+    if k < 0.3:
+        sep = r.choice(SEPS)
+        return (use(g, "wBigSplit", lit(sep, raw), str(n), P), [m_split(sep, text)],
+                f"split {sep!r} (strRepeat n piece) " + info)
+    if k < 0.45:
+        acc = b""
+        for w in (m_words(text) if k < 0.38 else m_lines(text)):
+            acc = w + acc[:40]
+        what = "Words" if k < 0.38 else "Lines"
+        return (use(g, f"wBigFold{what}", str(n), P), [acc],
+                f"fold{what} (λ acc w. strCat w (substr acc 0 40)) \"\" (strRepeat n piece) " + info)
+    if k < 0.55:
+        counts = {}
+        for w in m_words(text):
+            counts[w] = counts.get(w, 0) + 1
+        return (use(g, "wBigCount", str(n), P), [[("P", a, b) for a, b in counts.items()]],
+                "foldWords smInsertWith count (strRepeat n piece) " + info)
+    if k < 0.65:
+        old = r.choice([g.needle(piece), g.needle(piece), r.choice(SEPS), b""])
+        if old == b"":
+            n = min(n, 2000)
+            text = piece * n
+        new = r.choice([b"", g.short(), old + old])
+        return (use(g, "wBigReplace", str(n), P, lit(old, raw), lit(new, raw)), [m_replace(text, old, new)],
+                f"replace (strRepeat n piece) old={old!r} new={new!r} " + info)
+    if k < 0.72:
+        sep = r.choice(SEPS + [b""])
+        return (use(g, "wBigJoin", lit(sep, raw), str(n), P), [sep.join(m_lines(text))],
+                f"strJoin {sep!r} (lines (strRepeat n piece)) " + info)
+    if k < 0.78:
+        return (use(g, "wBigCase", str(n), P), [m_upper(text), m_trim(text, True, True)],
+                "toUpper, trim (strRepeat n piece) " + info)
+    cnt = r.randint(0, 20000)
+    if k < 0.86:
+        a, m = r.randint(1, 10**6), r.randint(1, 10**5)
+        return (use(g, "wBigSort", str(a), str(m), str(cnt)), [sorted((i * a) % m for i in range(cnt))],
+                f"sort (map (λ i. (i * {a}) % {m}) (range {cnt}))")
+    if k < 0.93:
+        pool, mul = g.short() or b"ab", r.randint(1, 100)
+        xs = [(pool[(i * mul) % len(pool):(i * mul) % len(pool) + 1], i) for i in range(cnt)]
+        return (use(g, "wBigStable", lit(pool, raw), str(mul), str(cnt)),
+                [[("P", a, b) for a, b in m_sort(xs, key=lambda p: p[0])]],
+                f"sortBy byFst (mkPairs {pool!r} {mul} {cnt})")
+    a, m = r.randint(1, 1000), r.randint(1, 10000)
+    counts = {}
+    for i in range(cnt):
+        key = str((i * a) % m).encode()
+        counts[key] = counts.get(key, 0) + 1
+    return (use(g, "wBigMap", str(a), str(m), str(cnt)), [[("P", x, y) for x, y in counts.items()]],
+            f"foldl smInsertWith count (map (λ i. natToString ((i * {a}) % {m})) (range {cnt}))")
+
+
 CHECKS = {
     "split": c_split, "lines": c_lines, "words": c_words, "foldWords": c_fold_words,
     "foldLines": c_fold_lines, "strJoin": c_join, "substr": c_substr, "indexOf": c_index_of,
     "startsWith/endsWith/contains": c_affix, "replace": c_replace, "toUpper/toLower": c_case,
     "trim": c_trim, "strRepeat": c_repeat, "fromByte": c_from_byte, "compare": c_compare,
     "parse": c_parse, "showI64": c_show_i64, "showF64": c_show_f64, "sort": c_sort,
-    "array": c_array, "StrMap": c_map, "StrMap fold": c_map_fold,
+    "array": c_array, "StrMap": c_map, "StrMap fold": c_map_fold, "big": c_big,
 }
-WEIGHTS = {"fromByte": 1, "array": 2, "StrMap": 6, "parse": 8, "showF64": 6, "StrMap fold": 2,
+WEIGHTS = {"big": 1, "fromByte": 1, "array": 2, "StrMap": 6, "parse": 8, "showF64": 6, "StrMap fold": 2,
            "sort": 5, "compare": 5}
 KINDS = [k for k in CHECKS for _ in range(WEIGHTS.get(k, 4))]
 
@@ -1028,12 +1134,27 @@ def program(checks):
     return "\n".join(out) + "\n"
 
 
+def shown(text, limit=1500):
+    return text if len(text) <= limit else text[:limit] + f"… ({len(text)} characters)"
+
+
+def mismatch(c, got):
+    """The report of a check whose values are not the model's."""
+    want, have = repr(c.expected), repr(got)
+    at = next((i for i, (a, b) in enumerate(zip(want, have)) if a != b), min(len(want), len(have)))
+    where = "" if len(want) + len(have) < 3000 else \
+        f"\n  first difference at character {at}: expected …{want[max(0, at - 150):at + 150]}…" \
+        f"\n                         actual   …{have[max(0, at - 150):at + 150]}…"
+    return (f"{c.kind}: {shown(c.info, 600)}\n  expected: {shown(want)}\n  actual:   {shown(have)}{where}\n"
+            f"  thorin:   {shown(c.expr, 1000)}")
+
+
 def run(exe, flags, path, n):
     """(results, error) of running the program's first n checks."""
     p = thorin.popen(exe, "run", *flags, path, merge=False)
     try:
         out, err = p.communicate(timeout=RUN_TIMEOUT)
-    except Exception:
+    except subprocess.TimeoutExpired:
         p.kill()
         out, err = p.communicate()
         return [], f"killed after {RUN_TIMEOUT} s"
@@ -1070,7 +1191,8 @@ def main():
     failures = 0
     tmp = args.keep or tempfile.mkdtemp(prefix="thorin_text_")
     os.makedirs(tmp, exist_ok=True)
-    runs = [("jit=off", ["--jit=off"], count)] + [(name, flags, jit_count) for name, flags in JIT_RUNS]
+    runs = [("jit=off", ["--jit=off"], count)] + \
+        [(name, flags, max(1, int(jit_count * share))) for name, flags, share in JIT_RUNS]
     total_checked = 0
     per_kind = {}
     for name, flags, n in runs:
@@ -1087,8 +1209,7 @@ def main():
             if repr(got) != repr(c.expected):
                 bad += 1
                 if bad <= 15:
-                    print(f"FAIL [{name}] check {k} ({c.kind}): {c.info}\n"
-                          f"  expected: {c.expected!r}\n  actual:   {got!r}\n  thorin:   {c.expr}")
+                    print(f"FAIL [{name}] check {k}, {mismatch(c, got)}")
         total_checked += len(results)
         if bad > 15:
             print(f"FAIL [{name}] ... and {bad - 15} more mismatches")
@@ -1096,8 +1217,8 @@ def main():
             print(f"FAIL [{name}] {error}")
             if 0 < len(results) < n:
                 c = checks[len(results)]
-                print(f"  the first check without output: {len(results)} ({c.kind}): {c.info}\n"
-                      f"  thorin:   {c.expr}")
+                print(f"  the first check without output: {len(results)}, {c.kind}: {shown(c.info, 600)}\n"
+                      f"  thorin:   {shown(c.expr, 1000)}")
             bad += 1
         failures += bad
         print(f"{name}: {len(results)} of {n} checks, {bad} failures, {time.monotonic() - t1:.1f} s ({path})")
