@@ -32,11 +32,10 @@ up to 60 KB, 20,000-element sorts and maps), so that the primitives
 allocate enough for collections while they run and maps grow many times.
 
 The model (the m_* functions) follows the documented semantics
-(text.thorin's comments): Python's bytes methods where they are the same
-thing (split, replace, find, upper/lower, strip with the six ASCII
-white-space bytes), Haskell's `lines`, and for the number syntax, which
-text.thorin only sketches ("the whole string, with no spaces"), the
-reading of prims.cpp's comment ("no spaces, no '+'"): Nat = ASCII digits;
+(text.thorin's comments, docs/text.md): Python's bytes methods where they
+are the same thing (split, replace, find, upper/lower, strip with the six
+ASCII white-space bytes), Haskell's `lines`, and for the number syntax
+("the whole string, with no spaces and no +"): Nat = ASCII digits;
 I64 = an optional '-' and digits, in range; F64 = an optional '-' and a decimal
 (digits with an optional '.', or '.' and digits; an optional exponent) or
 inf / infinity / nan in any case, read to the nearest F64 (a decimal beyond
@@ -101,10 +100,11 @@ MIN_PER_KIND = 10               # a kind checked fewer times is a failure (cover
 KNOWN = {
     "f64-range": "parseF64 of a decimal whose nearest F64 is infinite (\"1e999\", \"-1e400\", "
                  "\"1.7976931348623159e308\") or 0 from nonzero digits (\"1e-400\", \"2e-324\") is "
-                 "nothing (from_chars' result_out_of_range); documented: the string read as an "
-                 "F64 (+-inf, +-0.0, as strtod and Python's float do; subnormals do parse)",
+                 "nothing (from_chars' result_out_of_range); docs/text.md does not say so: "
+                 "the model reads them as strtod and Python's float do, +-inf / +-0.0 "
+                 "(subnormals do parse)",
     "f64-nan-payload": "parseF64 accepts \"nan(...)\" (from_chars' n-char-sequence), which "
-                       "the documented syntax does not have",
+                       "docs/text.md's syntax (\"decimal or exponent form, inf, nan\") does not have",
     "repeat-bignat": "strRepeat N \"\" with N >= 2^62 (a big Nat) fails (\"the string would "
                      "be 4 GiB or more\"); documented: \"\" (n copies of \"\")",
 }
