@@ -3,6 +3,8 @@
 // with the fields x and xs): text.thorin gives these axioms their types, so
 // the lists read and built here are always that List.
 #include <charconv>
+#include <cstdlib>
+#include <type_traits>
 #include <cstring>
 #include <string>
 #include <string_view>
@@ -178,7 +180,8 @@ template <bool Start, bool End> V trimmed(const V* a, uint32_t) {
 
 V repeat(const V* a, uint32_t span) { // n s
   std::string_view s = toStr(a[1]);
-  if (!isImm(a[0]) || (s.size() && uint64_t(immVal(a[0])) > (uint64_t(UINT32_MAX) / s.size())))
+  if (s.empty()) return a[1]; // (any number of nothing)
+  if (!isImm(a[0]) || uint64_t(immVal(a[0])) > (uint64_t(UINT32_MAX) / s.size()))
     fail("strRepeat: the string would be 4 GiB or more (the limit of a String's length)", span);
   size_t n = size_t(immVal(a[0]));
   StrObj* r = mkStr(n * s.size(), n * s.size());
@@ -224,7 +227,16 @@ V toNat(const V* a, uint32_t span) {
 template <class T> bool parseWhole(std::string_view s, T& out) {
   if (s.empty()) return false;
   auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
-  return ec == std::errc() && end == s.data() + s.size();
+  if (end != s.data() + s.size()) return false;
+  if constexpr (std::is_floating_point_v<T>) {
+    // Beyond the range of F64: the nearest value (±inf, ±0), as strtod and
+    // Python give it, not a failure.
+    if (ec == std::errc::result_out_of_range) {
+      out = std::strtod(std::string(s).c_str(), nullptr);
+      return true;
+    }
+  }
+  return ec == std::errc();
 }
 V isI64(const V* a, uint32_t) {
   int64_t x;

@@ -104,8 +104,35 @@ def watch_blocked_read(d):
     w.p.wait(timeout=TIMEOUT)
 
 
+DEEP = """countdown : Nat → Nat → IO Nat
+  = λ n acc. if n == 0 then pure acc else do
+      let acc' = acc + n
+      countdown (n - 1) acc'
+leftNested : Nat → IO Nat
+  = λ n. natElim (λ _. IO Nat) (pure 0) (λ i act. bind act (λ s. pure (s + i))) n
+main : IO Unit = do
+  a ← countdown STEPS 0
+  b ← leftNested NESTED
+  forRange 0 STEPS (λ i. pure tt)
+  putStrLn (strCat (natToString a) (strCat " " (natToString b)))
+"""
+
+
+def constant_stack(d):
+    """Loops of binds run on the runner's own stack: millions of steps, and a
+    million binds nested to the left, on a 16 MB stack."""
+    n, m = (10**6, 10**5) if thorin.sanitized(EXE) else (10**7, 10**6)
+    prog = os.path.join(d, "deep.thorin")
+    write(prog, DEEP.replace("STEPS", str(n)).replace("NESTED", str(m)))
+    for mode in ("--jit=off", "--jit=lazy"):
+        r = thorin.run(EXE, "run", mode, prog, merge=True, env={"THORIN_STACK_MB": "16"})
+        want = f"{n * (n + 1) // 2} {m * (m - 1) // 2}\n"
+        check(r.code == 0 and r.out == want, f"deep loops of binds on a 16 MB stack ({mode})", r.out)
+
+
 def main():
     with tempfile.TemporaryDirectory() as d:
+        constant_stack(d)
         no_effects_when_checked(d)
         interrupted(d, signal.SIGINT, 130)
         interrupted(d, signal.SIGTERM, 143)
