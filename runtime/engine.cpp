@@ -661,6 +661,8 @@ void Runtime::useWorld(World& w) {
     // Nothing refers to the old world's erased terms now (its code and
     // globals are gone): without this, each run's erasure stayed for good.
     lifted_.clear();
+    originByLam_.clear();
+    originIndexed_.clear();
     arena_.clear();
     ++liftGen_;
     w_ = &w;

@@ -10,6 +10,7 @@
 #include <memory>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "cell_table.hpp"
@@ -338,6 +339,10 @@ private:
   /// — `early`: only if it gets baseline code (else when it is hotter).
   void lift(ETm* lam, struct IEnv* env, bool early);
   TopId originOf(const ETm* lam);
+  // The definition each erased λ is in (originOf), for the bodies indexed
+  // so far: scanning every body per lifted λ made lifting quadratic.
+  std::unordered_map<const ETm*, TopId> originByLam_;
+  std::unordered_set<const ETm*> originIndexed_;
   std::deque<Lifted> lifted_;
   uint32_t liftGen_ = 1; // bumped when specializations are dropped: lifted copies are stale
   std::deque<Global> specs_;

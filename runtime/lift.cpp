@@ -213,19 +213,25 @@ void Runtime::lift(ETm* lam, IEnv* env, bool early) {
 }
 
 // The top-level definition whose erased body contains `lam` (kNoFrame if
-// none: an expression typed at the prompt).
+// none: an expression typed at the prompt). Each body is walked once, its λs
+// remembered (a definition's before a specialization's copy of it).
 TopId Runtime::originOf(const ETm* lam) {
-  auto contains = [&](auto& self, ETm* t) -> bool {
-    if (t == lam) return true;
-    bool found = false;
-    forEachChild(t, 0, [&](ETm* c, uint32_t) { found = found || self(self, c); });
-    return found;
+  auto index = [&](ETm* body, TopId origin) {
+    if (!originIndexed_.insert(body).second) return;
+    std::vector<ETm*> work{body};
+    while (!work.empty()) {
+      ETm* t = work.back();
+      work.pop_back();
+      if (t->tag == ETag::Lam) originByLam_.emplace(t, origin);
+      forEachChild(t, 0, [&](ETm* c, uint32_t) { work.push_back(c); });
+    }
   };
   for (TopId id = 0; id < globals.size(); ++id)
-    if (ETm* b = globals[id].body; b && contains(contains, b)) return id;
+    if (ETm* b = globals[id].body) index(b, id);
   for (size_t i = 0; i < specs_.size(); ++i)
-    if (ETm* b = specs_[i].body; b && contains(contains, b)) return specInfo_[i].origin;
-  return kNoFrame;
+    if (ETm* b = specs_[i].body) index(b, specInfo_[i].origin);
+  auto it = originByLam_.find(lam);
+  return it == originByLam_.end() ? kNoFrame : it->second;
 }
 
 } // namespace thorin::rt
