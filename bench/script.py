@@ -15,6 +15,7 @@ import os
 import random
 import re
 import shutil
+import sys
 
 SCRIPT_DIR = "script"
 
@@ -55,7 +56,7 @@ def run(h, args):
     generate(text5, 5_000_000, 1)
     generate(text50, 50_000_000, 2)
     thorin = h.thorin_bin()
-    python = shutil.which("python3")
+    python = sys.executable  # (the interpreter itself, not a wrapper such as pyenv's shim)
     workloads = {  # name → [(system, command)]
         "wordfreq 5 MB": [("thorin", [thorin, "run", os.path.join(examples, "wordfreq.thorin"), text5]),
                           ("Python 3", [python, os.path.join(here, "wordfreq.py"), text5])],

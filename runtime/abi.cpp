@@ -59,29 +59,7 @@ V thorin_rt_prim4(uint32_t prim, uint32_t span, V a, V b, V c, V d) {
   return primById(prim).fn(args, span);
 }
 V thorin_rt_prim_pap(uint32_t prim, uint32_t span, uint32_t n, const V* args) {
-  // Built by the interpreter's own PrimPap code path.
-  ETm t{};
-  t.tag = ETag::PrimPap;
-  t.prim = prim;
-  t.span = span;
-  t.n = n;
-  ETm* lits[8];
-  ETm storage[8];
-  for (uint32_t i = 0; i < n; ++i) {
-    storage[i] = ETm{};
-    storage[i].tag = ETag::Var;
-    storage[i].n = n - 1 - i;
-    lits[i] = &storage[i];
-  }
-  t.args = lits;
-  IEnv* env = nullptr;
-  for (uint32_t i = 0; i < n; ++i) {
-    auto* e = static_cast<IEnv*>(alloc(sizeof(IEnv)));
-    e->prev = env;
-    e->v = args[i];
-    env = e;
-  }
-  return Runtime::current()->eval(&t, env);
+  return mkPrimPap(prim, span, n, args);
 }
 }
 

@@ -79,6 +79,16 @@ V literal(const ETm* t) {
 
 } // namespace
 
+V mkPrimPap(uint32_t prim, uint32_t span, uint32_t n, const V* args) {
+  V c = mkClosure(primPapEntry, primById(prim).arity - n, 2 + n);
+  auto* cl = static_cast<Closure*>(obj(c));
+  cl->free[0] = prim;
+  cl->free[1] = span;
+  for (uint32_t i = 0; i < n; ++i) // (shared: the closure may be called again)
+    cl->free[2 + i] = share(args[i]);
+  return c;
+}
+
 // Closure of an interpreted λ: free[0] = the λ, free[1] = environment.
 V lamEntry(Closure* self, const V* args) {
   if (V r; Runtime::current()->callLifted(self, args, r)) return r; // (its compiled copy, once hot)
@@ -440,15 +450,7 @@ V Runtime::construct(ETm* t, const V* at) {
     copyWords(args, at, n);
     return primById(t->prim).fn(args, t->span);
   }
-  if (t->tag == ETag::PrimPap) {
-    const Prim& p = primById(t->prim);
-    V c = mkClosure(primPapEntry, p.arity - n, 2 + n);
-    auto* cl = static_cast<Closure*>(obj(c));
-    cl->free[0] = t->prim;
-    cl->free[1] = t->span;
-    copyWords(cl->free + 2, at, n);
-    return c;
-  }
+  if (t->tag == ETag::PrimPap) return mkPrimPap(t->prim, t->span, n, at);
   if (t->tag == ETag::Con) {
     if (n == 0) return imm(t->prim);
     V c = t->flags & kConCell ? mkCell(t->prim, n) : mkCon(t->prim, n);

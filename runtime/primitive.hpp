@@ -46,6 +46,9 @@ void primKeeps(AxiomId axiom, uint32_t mask);
 const Prim* findPrim(AxiomId axiom);
 /// The primitive of an axiom that has one (erased terms name only those).
 const Prim& primById(AxiomId axiom);
+/// `prim` applied to its first n < arity arguments: a closure taking the
+/// rest (the arguments are shared: it may be called again).
+V mkPrimPap(uint32_t prim, uint32_t span, uint32_t n, const V* args);
 
 /// The plugins whose code is registered, in order, for the tiers that bind
 /// their own parts later (the LLVM tier, loaded on its first compilation):

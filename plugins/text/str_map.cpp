@@ -32,6 +32,12 @@ struct Map {
   V& val(uint64_t e) { return o->elems[2 + slots() + 2 * e + 1]; }
 };
 
+// (A key is always a string: its bytes without a call.)
+std::string_view view(V v) {
+  auto* o = static_cast<StrObj*>(obj(v));
+  return {o->data, o->n};
+}
+
 uint64_t hashOf(std::string_view s) { return std::hash<std::string_view>{}(s)&0x7fffffff; }
 
 V newMap(uint64_t slots) {
@@ -49,14 +55,14 @@ uint64_t probe(Map m, std::string_view k, uint64_t h) {
   for (uint64_t i = h & mask;; i = (i + 1) & mask) {
     int64_t s = immVal(m.slot(i));
     if (s == 0) return i;
-    if (uint64_t(s) >> 31 == h && toStr(m.key(uint64_t(s & 0x7fffffff) - 1)) == k) return i;
+    if (uint64_t(s) >> 31 == h && view(m.key(uint64_t(s & 0x7fffffff) - 1)) == k) return i;
   }
 }
 
 // Entry e (key and value) placed anew into m's slots.
 void place(Map m, uint64_t e) {
-  uint64_t h = hashOf(toStr(m.key(e)));
-  m.slot(probe(m, toStr(m.key(e)), h)) = imm(int64_t(h << 31 | (e + 1)));
+  uint64_t h = hashOf(view(m.key(e)));
+  m.slot(probe(m, view(m.key(e)), h)) = imm(int64_t(h << 31 | (e + 1)));
 }
 
 // A copy of m's entries with `slots` slots (unshared).
@@ -76,29 +82,35 @@ V copyOf(Map m, uint64_t slots) {
 
 Map mapOf(V m) { return Map{static_cast<ArrObj*>(obj(m))}; }
 
-// The map to write into: m itself if nothing else refers to it and it has
-// room for `more` entries, else a copy (twice as many slots when full).
-V writable(V m, int64_t more) {
+// k set to v in m — or to f old v if k had the value old (with f, not 0) —
+// with one probe when m is updated in place (nothing else refers to it and it
+// has room), else into a copy (twice as many slots when full).
+V upsert(V m, V k, V v, V f) {
   Map x = mapOf(m);
-  bool full = uint64_t(x.count() + more) * 2 > x.slots();
-  if (!full && !isShared(x.o)) {
-    arrShapeMemo(x.o) = 0;
-    return m;
-  }
-  return copyOf(x, full ? x.slots() * 2 : x.slots());
-}
-
-// Sets k to v in m (a map writable() gave); returns it.
-V store(V m, V k, V v) {
-  Map x = mapOf(m);
-  std::string_view key = toStr(k);
+  std::string_view key = view(k);
   uint64_t h = hashOf(key);
   uint64_t i = probe(x, key, h);
   if (int64_t s = immVal(x.slot(i)); s != 0) {
-    x.val(uint64_t(s & 0x7fffffff) - 1) = v;
+    uint64_t e = uint64_t(s & 0x7fffffff) - 1;
+    if (f) {
+      V args[2] = {isShared(x.o) ? share(x.val(e)) : x.val(e), v};
+      v = apply(f, 2, args);
+    }
+    if (isShared(x.o)) {
+      m = copyOf(x, x.slots());
+      x = mapOf(m);
+    }
+    arrShapeMemo(x.o) = 0;
+    x.val(e) = v;
     return m;
   }
   uint64_t e = uint64_t(x.count());
+  if ((e + 1) * 2 > x.slots() || isShared(x.o)) {
+    m = copyOf(x, (e + 1) * 2 > x.slots() ? x.slots() * 2 : x.slots());
+    x = mapOf(m);
+    i = probe(x, key, h);
+  }
+  arrShapeMemo(x.o) = 0;
   x.key(e) = k;
   x.val(e) = v;
   x.slot(i) = imm(int64_t(h << 31 | (e + 1)));
@@ -109,27 +121,16 @@ V store(V m, V k, V v) {
 // The index of k's entry, or -1.
 int64_t entryOf(V m, V k) {
   Map x = mapOf(m);
-  std::string_view key = toStr(k);
+  std::string_view key = view(k);
   int64_t s = immVal(x.slot(probe(x, key, hashOf(key))));
   return s ? (s & 0x7fffffff) - 1 : -1;
 }
 
-V empty(const V*, uint32_t) { return newMap(8); } // {A} tt
-V insert(const V* a, uint32_t) {                  // {A} k v m
-  return store(writable(a[3], entryOf(a[3], a[1]) < 0), a[1], a[2]);
-}
-V insertWith(const V* a, uint32_t) { // {A} f k v m
-  int64_t e = entryOf(a[4], a[2]);
-  V v = a[3];
-  if (e >= 0) {
-    Map x = mapOf(a[4]);
-    V args[2] = {isShared(x.o) ? share(x.val(uint64_t(e))) : x.val(uint64_t(e)), v};
-    v = apply(a[1], 2, args);
-  }
-  return store(writable(a[4], e < 0), a[2], v);
-}
-V find(const V* a, uint32_t) { return ofI64(entryOf(a[2], a[1])); } // {A} k m
-V size(const V* a, uint32_t) { return imm(mapOf(a[1]).count()); }   // {A} m
+V empty(const V*, uint32_t) { return newMap(8); }                             // {A} tt
+V insert(const V* a, uint32_t) { return upsert(a[3], a[1], a[2], 0); }        // {A} k v m
+V insertWith(const V* a, uint32_t) { return upsert(a[4], a[2], a[3], a[1]); } // {A} f k v m
+V find(const V* a, uint32_t) { return ofI64(entryOf(a[2], a[1])); }           // {A} k m
+V size(const V* a, uint32_t) { return imm(mapOf(a[1]).count()); }             // {A} m
 
 // Entry i's key or value ({A} m i).
 uint64_t entryIndex(const V* a, uint32_t span) {
