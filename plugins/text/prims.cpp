@@ -59,55 +59,44 @@ V split(const V* a, uint32_t span) { // sep s
   return piecesOf(a[1], pieces);
 }
 
-V lines(const V* a, uint32_t) {
-  std::string_view s = toStr(a[0]);
-  std::vector<std::pair<size_t, size_t>> pieces;
-  size_t from = 0;
-  while (from < s.size()) {
-    const void* nl = std::memchr(s.data() + from, '\n', s.size() - from);
-    size_t end = nl ? size_t(static_cast<const char*>(nl) - s.data()) : s.size();
-    pieces.push_back({from, end});
-    from = end + 1;
-  }
-  return piecesOf(a[0], pieces);
-}
-
-V words(const V* a, uint32_t) {
-  std::string_view s = toStr(a[0]);
-  std::vector<std::pair<size_t, size_t>> pieces;
-  size_t i = 0;
-  while (i < s.size()) {
+// The next word (Words) or line of s at or after position i: [b, e), with i
+// moved past it; false when there is none. (A word is a maximal run of
+// non-white-space bytes; a line ends with '\n', a last one without.)
+template <bool Words> bool nextPiece(std::string_view s, size_t& i, size_t& b, size_t& e) {
+  if (Words) {
     while (i < s.size() && isSpace(s[i]))
       ++i;
-    size_t b = i;
-    while (i < s.size() && !isSpace(s[i]))
-      ++i;
-    if (i > b) pieces.push_back({b, i});
+    if (i == s.size()) return false;
+    for (b = e = i; e < s.size() && !isSpace(s[e]);)
+      ++e;
+    i = e;
+    return true;
   }
+  if (i >= s.size()) return false;
+  const void* nl = std::memchr(s.data() + i, '\n', s.size() - i);
+  b = i;
+  e = nl ? size_t(static_cast<const char*>(nl) - s.data()) : s.size();
+  i = e + 1;
+  return true;
+}
+
+// `words s`, `lines s`.
+template <bool Words> V pieceList(const V* a, uint32_t) {
+  std::string_view s = toStr(a[0]);
+  std::vector<std::pair<size_t, size_t>> pieces;
+  size_t i = 0, b, e;
+  while (nextPiece<Words>(s, i, b, e))
+    pieces.push_back({b, e});
   return piecesOf(a[0], pieces);
 }
 
 // f applied to acc and each piece in turn, left to right ({A} f z s).
 template <bool Words> V foldPieces(const V* a, uint32_t) {
   V acc = a[2];
-  size_t i = 0;
+  size_t i = 0, b, e;
   for (;;) {
     std::string_view s = toStr(a[3]); // (read afresh: f may allocate)
-    size_t b, e;
-    if (Words) {
-      while (i < s.size() && isSpace(s[i]))
-        ++i;
-      if (i == s.size()) return acc;
-      for (b = e = i; e < s.size() && !isSpace(s[e]);)
-        ++e;
-      i = e;
-    } else {
-      if (i >= s.size()) return acc;
-      const void* nl = std::memchr(s.data() + i, '\n', s.size() - i);
-      b = i;
-      e = nl ? size_t(static_cast<const char*>(nl) - s.data()) : s.size();
-      i = e + 1;
-    }
+    if (!nextPiece<Words>(s, i, b, e)) return acc;
     V args[2] = {acc, ofStr(s.substr(b, e - b))};
     acc = apply(a[1], 2, args);
   }
@@ -313,8 +302,8 @@ void prims() {
     primKeeps(id(x), keeps); // (most only look at their arguments)
   };
   reg(ax::split, split);
-  reg(ax::lines, lines);
-  reg(ax::words, words);
+  reg(ax::lines, pieceList<false>);
+  reg(ax::words, pieceList<true>);
   reg(ax::join, join);
   reg(ax::foldWords, foldPieces<true>, 1u << 1 | 1u << 2); // {A} f z s: z, handed to f
   reg(ax::foldLines, foldPieces<false>, 1u << 1 | 1u << 2);
