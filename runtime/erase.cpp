@@ -189,12 +189,19 @@ ETm* Eraser::beta(ETm* f, std::vector<ETm*>& args) {
 ETm* Eraser::eraseApp(Tm* t) {
   std::vector<Tm*> apps;
   Tm* h = t;
-  uint32_t span = 0;
   while (h->tag == TTag::App) {
-    if (h->m) span = h->m;
     apps.push_back(h);
     h = h->a;
   }
+  // A primitive's run-time errors point at the application that gives it its
+  // last argument (`strAt "abc" 7`, not `strAt "abc"`): the innermost
+  // recorded position at or outside that one.
+  uint32_t span = 0;
+  const Axiom* ax = h->tag == TTag::Top ? axiomOf(h->n) : nullptr;
+  const Prim* p = ax && ax->arity ? findPrim(ax->id) : nullptr;
+  size_t saturating = p && p->arity <= apps.size() ? apps.size() - p->arity : 0;
+  for (size_t i = apps.size(); i-- > 0 && (!span || i >= saturating);)
+    if (apps[i]->m) span = apps[i]->m;
   std::vector<ETm*> args;
   for (size_t i = apps.size(); i-- > 0;)
     args.push_back(erase(apps[i]->b));
