@@ -3,6 +3,8 @@
 namespace thorin::plug::regex {
 namespace {
 
+bool nullable(const Node& n);
+
 class Compiler {
 public:
   explicit Compiler(Program& p) : p_(p) {}
@@ -65,9 +67,14 @@ private:
       emit(body);
     if (n.max == kUnbounded) { // L: split(body, out); body; jump L; out:
       uint32_t loop = choice(n.lazy);
+      bool empty = nullable(body);
+      uint32_t slot = empty ? p_.slots++ : 0;
+      if (empty) add({Inst::Save, {}, slot, 0}); // (where the iteration starts)
       emit(body);
+      uint32_t check = empty ? add({Inst::Loop, {}, slot, 0}) : 0;
       add({Inst::Jump, {}, loop, 0});
       patchOut(loop, n.lazy, here());
+      if (empty) p_.code[check].y = here();
       return;
     }
     std::vector<uint32_t> splits; // (max − min) optional copies, all leaving to the end
@@ -79,6 +86,26 @@ private:
       patchOut(s, n.lazy, here());
   }
 };
+
+// Can n match the empty string?
+bool nullable(const Node& n) {
+  switch (n.kind) {
+  case Node::Empty:
+  case Node::Assertion: return true;
+  case Node::Bytes: return false;
+  case Node::Seq:
+    for (auto& k : n.kids)
+      if (!nullable(*k)) return false;
+    return true;
+  case Node::Alt:
+    for (auto& k : n.kids)
+      if (nullable(*k)) return true;
+    return false;
+  case Node::Repeat: return n.min == 0 || nullable(*n.kids[0]);
+  case Node::Group: return nullable(*n.kids[0]);
+  }
+  return true;
+}
 
 bool isWord(unsigned char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
@@ -95,6 +122,7 @@ bool holds(Assert a, std::string_view s, size_t pos) {
   case Assert::TextEnd: return pos == n;
   case Assert::WordBoundary:
   case Assert::NotWordBoundary: {
+    if (n == 0) return false; // (neither holds in an empty string, as in Python's `re`)
     bool before = pos > 0 && isWord(s[pos - 1]), after = pos < n && isWord(s[pos]);
     return (before != after) == (a == Assert::WordBoundary);
   }
@@ -135,6 +163,7 @@ void addThread(const Program& p, Threads& t, uint32_t pc, Captures& caps, std::s
   case Inst::Check:
     if (holds(i.check, s, pos)) addThread(p, t, pc + 1, caps, s, pos);
     return;
+  case Inst::Loop: return addThread(p, t, caps[i.x] == int64_t(pos) ? i.y : pc + 1, caps, s, pos);
   case Inst::Byte:
   case Inst::Match:
     t.pcs.push_back(pc);

@@ -13,7 +13,11 @@
 namespace thorin::plug::regex {
 
 struct Inst {
-  enum Op : uint8_t { Byte, Split, Jump, Check, Save, Match } op;
+  // Loop: the end of an iteration of a loop whose body can match nothing —
+  // back to its head at pc + 1, or, if the iteration matched nothing (the
+  // position is the one slot x saved at its start), out of the loop to y:
+  // an empty iteration ends the loop, as in Python's `re`.
+  enum Op : uint8_t { Byte, Split, Jump, Check, Save, Loop, Match } op;
   Assert check{}; // Check
   uint32_t x = 0; // Byte: the set's index; Split: the preferred branch; Jump: target; Save: slot
   uint32_t y = 0; // Split: the other branch
@@ -22,7 +26,7 @@ struct Inst {
 struct Program {
   std::vector<Inst> code;
   std::vector<ByteSet> sets;
-  uint32_t slots = 2; // 2 × (groups + 1): the match's bounds, then each group's
+  uint32_t slots = 2; // 2 × (groups + 1): the match's bounds, each group's; then Loop's
 };
 
 Program compile(const Pattern& p);
