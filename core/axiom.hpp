@@ -38,6 +38,16 @@ struct AlgebraicFacts {
   bool assocComm = false;
 };
 
+/// A malformed string literal given to an axiom: the message and the
+/// offending bytes of the string's value (offset, length; 0: at its end).
+struct LiteralError {
+  std::string message;
+  uint32_t offset, length;
+};
+/// Checks the value of a string literal an axiom is applied to (the regex
+/// plugin's patterns): elaboration reports an error inside the literal.
+using LiteralCheck = std::optional<LiteralError> (*)(std::string_view value);
+
 struct Axiom {
   AxiomId id = kNoAxiom;
   std::string name;      // %core.nat.add
@@ -49,6 +59,7 @@ struct Axiom {
   std::string op;       // the surface operator it is on `opType` ("+"), if any
   AxiomId opType = kNoAxiom;
   AlgebraicFacts facts;
+  LiteralCheck checkLiteral = nullptr; // of its string literal arguments, if any
 };
 
 /// One row per axiom any plugin has registered (process-wide: code outlives

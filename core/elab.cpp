@@ -542,7 +542,38 @@ std::pair<Tm*, Val*> Elab::applyArg(Cxt& c, RApp* r, Tm* t, Val* ty) {
     fail(r->arg->span, "expected an implicit argument", {"the function's type: " + showVal(c, ty)});
   }
   Tm* u = check(c, r->arg, f->a);
+  if (r->arg->kind == RKind::String) checkLiteral(t, r->arg);
   return {appTm(r, t, u), instantiate(c, f, u)};
+}
+
+// A string literal given to an axiom that checks its literals (a regex
+// pattern): an error is located at the offending bytes inside the literal.
+void Elab::checkLiteral(Tm* fn, Raw* lit) {
+  Tm* h = fn;
+  while (h->tag == TTag::App)
+    h = h->a;
+  if (h->tag != TTag::Top) return;
+  const TopEntry& e = w_.tops[h->n];
+  const Axiom* ax = e.axiom                            ? e.axiom
+                    : e.def && e.def->tag == TTag::Top ? w_.tops[e.def->n].axiom
+                                                       : nullptr;
+  if (!ax || !ax->checkLiteral) return;
+  std::string_view raw = std::string_view(lit->span.src->text)
+                             .substr(lit->span.begin + 1, lit->span.end - lit->span.begin - 2);
+  std::optional<LiteralError> err = ax->checkLiteral(unescape(raw));
+  if (!err) return;
+  // Where each byte of the value starts in the literal (escapes are longer).
+  std::vector<uint32_t> at;
+  for (uint32_t i = 0; i < raw.size();) {
+    at.push_back(i);
+    i += raw[i] != '\\' ? 1 : raw[i + 1] == 'x' ? 4 : 2;
+  }
+  at.push_back(uint32_t(raw.size()));
+  auto pos = [&](uint32_t v) {
+    return lit->span.begin + 1 + at[std::min<size_t>(v, at.size() - 1)];
+  };
+  uint32_t b = pos(err->offset), end = err->length ? pos(err->offset + err->length) : b + 1;
+  fail(Span{lit->span.src, b, end}, err->message);
 }
 
 Tm* Elab::appTm(RApp* r, Tm* t, Tm* u) {
@@ -621,6 +652,7 @@ std::pair<Tm*, Val*> Elab::inferAppExpecting(Cxt& c, RApp* r, Val* expected) {
       continue;
     }
     Tm* u = check(c, apps[i]->arg, steps[i].pi->a);
+    if (apps[i]->arg->kind == RKind::String) checkLiteral(t, apps[i]->arg);
     t = appTm(apps[i], t, u);
     ty = instantiate(c, steps[i].pi, u);
   }

@@ -103,6 +103,7 @@ private:
   std::pair<Tm*, Val*> inferApp(Cxt& c, RApp* r);
   std::pair<Tm*, Val*> inferAppExpecting(Cxt& c, RApp* r, Val* expected);
   std::pair<Tm*, Val*> applyArg(Cxt& c, RApp* r, Tm* t, Val* ty);
+  void checkLiteral(Tm* fn, Raw* lit);
   Tm* appTm(RApp* r, Tm* t, Tm* u);
   std::pair<Tm*, Val*> inferProj(Cxt& c, RProj* r);
   std::pair<Tm*, Val*> inferVar(Cxt& c, RVar* r);

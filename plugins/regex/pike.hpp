@@ -8,7 +8,7 @@
 #include <utility>
 #include <vector>
 
-#include "syntax.hpp"
+#include "pattern.hpp"
 
 namespace thorin::plug::regex {
 

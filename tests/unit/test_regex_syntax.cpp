@@ -1,8 +1,8 @@
-// The regex plugin's pattern parser (plugins/regex/syntax.hpp): trees of
+// The regex plugin's pattern parser (plugins/regex/pattern.hpp): trees of
 // well-formed patterns and the position of each syntax error.
 #include <doctest/doctest.h>
 
-#include "plugins/regex/syntax.hpp"
+#include "plugins/regex/pattern.hpp"
 
 using namespace thorin::plug::regex;
 

@@ -1,4 +1,4 @@
-#include "syntax.hpp"
+#include "pattern.hpp"
 
 #include <fmt/format.h>
 
