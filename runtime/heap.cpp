@@ -162,6 +162,14 @@ V mkCon(uint32_t index, uint32_t n) {
   return ofObj(c);
 }
 
+V mkCon2(uint32_t index, V a, V b) {
+  V c = mkCon(index, 2);
+  auto* o = static_cast<ConObj*>(obj(c));
+  o->fields[0] = a;
+  o->fields[1] = b;
+  return c;
+}
+
 V mkCell(uint32_t index, uint32_t n) { return ofObj(alloc(sizeof(V) * n)) | cellTag(index); }
 
 static V mkNeu(NeuKind k, V a, V b) {

@@ -228,6 +228,9 @@ inline V* conFields(V v) {
 V mkCon(uint32_t index, uint32_t n);
 /// The same as a compact cell (index < kCellIndices, n > 0).
 V mkCell(uint32_t index, uint32_t n);
+/// A data value of constructor `index` with the two fields a, b (an object
+/// with a header: what plugins build, `cons x xs` of the prelude's List).
+V mkCon2(uint32_t index, V a, V b);
 /// Component `which` (1, 2) of a pair, shared if the pair is.
 inline V pairComponent(PairObj* p, uint32_t which) {
   V c = which == 1 ? p->a : p->b;

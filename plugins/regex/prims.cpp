@@ -34,13 +34,7 @@ const Program& programOf(V pattern, uint32_t span) {
   return cache.emplace(std::move(key), compile(p)).first->second;
 }
 
-V cons(V x, V xs) {
-  V c = mkCon(1, 2);
-  auto* o = static_cast<ConObj*>(obj(c));
-  o->fields[0] = x;
-  o->fields[1] = xs;
-  return c;
-}
+V cons(V x, V xs) { return mkCon2(1, x, xs); } // (the prelude's `cons x xs`)
 
 V re(const V* a, uint32_t span) {
   programOf(a[0], span);

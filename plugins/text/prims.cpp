@@ -26,14 +26,8 @@ using namespace rt;
 
 bool isSpace(unsigned char c) { return c == ' ' || (c >= '\t' && c <= '\r'); }
 
-V cons(V x, V xs) {
-  V c = mkCon(1, 2);
-  auto* o = static_cast<ConObj*>(obj(c));
-  o->fields[0] = x;
-  o->fields[1] = xs;
-  return c;
-}
-constexpr V kNil = 1; // imm(0)
+V cons(V x, V xs) { return mkCon2(1, x, xs); } // (the prelude's `cons x xs`)
+constexpr V kNil = 1;                          // imm(0)
 
 // The list of the pieces [begin, end) of s, built from the last (only the
 // list so far and the newest piece are live across an allocation: both in
