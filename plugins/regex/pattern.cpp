@@ -353,4 +353,24 @@ std::string show(const Node& n) {
   return "?";
 }
 
+// Can n match the empty string?
+bool nullable(const Node& n) {
+  switch (n.kind) {
+  case Node::Empty:
+  case Node::Assertion: return true;
+  case Node::Bytes: return false;
+  case Node::Seq:
+    for (auto& k : n.kids)
+      if (!nullable(*k)) return false;
+    return true;
+  case Node::Alt:
+    for (auto& k : n.kids)
+      if (nullable(*k)) return true;
+    return false;
+  case Node::Repeat: return n.min == 0 || nullable(*n.kids[0]);
+  case Node::Group: return nullable(*n.kids[0]);
+  }
+  return true;
+}
+
 } // namespace thorin::plug::regex

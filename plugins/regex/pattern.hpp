@@ -63,6 +63,9 @@ struct SyntaxError {
 /// Parses `pattern`; throws SyntaxError.
 Pattern parse(std::string_view pattern);
 
+/// Can n match the empty string?
+bool nullable(const Node& n);
+
 /// The tree in a canonical text (tests, `:regex`): `seq(…)`, `alt(…)`,
 /// `[a-z]`, `rep{1,inf}(…)`, `group1(…)`, `^`, …
 std::string show(const Node& n);

@@ -3,8 +3,6 @@
 namespace thorin::plug::regex {
 namespace {
 
-bool nullable(const Node& n);
-
 class Compiler {
 public:
   explicit Compiler(Program& p) : p_(p) {}
@@ -86,26 +84,6 @@ private:
       patchOut(s, n.lazy, here());
   }
 };
-
-// Can n match the empty string?
-bool nullable(const Node& n) {
-  switch (n.kind) {
-  case Node::Empty:
-  case Node::Assertion: return true;
-  case Node::Bytes: return false;
-  case Node::Seq:
-    for (auto& k : n.kids)
-      if (!nullable(*k)) return false;
-    return true;
-  case Node::Alt:
-    for (auto& k : n.kids)
-      if (nullable(*k)) return true;
-    return false;
-  case Node::Repeat: return n.min == 0 || nullable(*n.kids[0]);
-  case Node::Group: return nullable(*n.kids[0]);
-  }
-  return true;
-}
 
 bool isWord(unsigned char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';

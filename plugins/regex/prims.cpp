@@ -1,12 +1,14 @@
 // Run-time implementations of the regex plugin's axioms. A `Regex` is its
 // pattern's text; each distinct pattern is parsed and compiled once per
-// process (the cache is bounded) and run by the Pike VM (pike.hpp).
+// process (the cache is bounded) and run by its Matcher (matcher.hpp: lazy
+// DFAs, and the Pike VM for the groups).
+#include <memory>
 #include <string>
 #include <unordered_map>
 
 #include <fmt/format.h>
 
-#include "pike.hpp"
+#include "matcher.hpp"
 #include "regex_axioms.hpp"
 #include "runtime/primitive.hpp"
 
@@ -17,10 +19,10 @@ using namespace rt;
 
 // The compiled program of a pattern; a malformed one is a run-time error at
 // the application (`span`).
-const Program& programOf(V pattern, uint32_t span) {
-  static std::unordered_map<std::string, Program> cache;
+Matcher& matcherOf(V pattern, uint32_t span) {
+  static std::unordered_map<std::string, std::unique_ptr<Matcher>> cache;
   std::string key(toStr(pattern));
-  if (auto it = cache.find(key); it != cache.end()) return it->second;
+  if (auto it = cache.find(key); it != cache.end()) return *it->second;
   Pattern p;
   try {
     p = parse(key);
@@ -30,31 +32,32 @@ const Program& programOf(V pattern, uint32_t span) {
              .c_str(),
          span);
   }
-  if (cache.size() >= 4096) cache.clear(); // (no reference into it outlives a call)
-  return cache.emplace(std::move(key), compile(p)).first->second;
+  if (cache.size() >= 256) cache.clear(); // (no reference into it outlives a call)
+  return *cache.emplace(std::move(key), std::make_unique<Matcher>(p)).first->second;
 }
 
 V cons(V x, V xs) { return mkCon2(1, x, xs); } // (the prelude's `cons x xs`)
 
 V re(const V* a, uint32_t span) {
-  programOf(a[0], span);
+  matcherOf(a[0], span);
   return a[0];
 }
 V matches(const V* a, uint32_t span) {
-  return ofBool(fullMatch(programOf(a[0], span), toStr(a[1])));
+  return ofBool(matcherOf(a[0], span).fullMatch(toStr(a[1])));
 }
 V searchFrom(const V* a, uint32_t span) { // r s i
-  const Program& p = programOf(a[0], span);
+  Matcher& m = matcherOf(a[0], span);
   std::string_view s = toStr(a[1]);
   if (!isImm(a[2]) || size_t(immVal(a[2])) > s.size()) return mkPair(ofI64(-1), ofI64(-1));
-  auto m = search(p, s, size_t(immVal(a[2])), false);
-  return m ? mkPair(ofI64((*m)[0]), ofI64((*m)[1])) : mkPair(ofI64(-1), ofI64(-1));
+  auto found = m.search(s, size_t(immVal(a[2])));
+  return found ? mkPair(ofI64(int64_t(found->first)), ofI64(int64_t(found->second)))
+               : mkPair(ofI64(-1), ofI64(-1));
 }
 V count(const V* a, uint32_t span) {
-  return imm(int64_t(findAll(programOf(a[0], span), toStr(a[1])).size()));
+  return imm(int64_t(matcherOf(a[0], span).count(toStr(a[1]))));
 }
 V findAllSpans(const V* a, uint32_t span) {
-  auto spans = findAll(programOf(a[0], span), toStr(a[1]));
+  auto spans = matcherOf(a[0], span).findAll(toStr(a[1]));
   V list = imm(0); // nil
   for (size_t i = spans.size(); i-- > 0;)
     list = cons(mkPair(imm(int64_t(spans[i].first)), imm(int64_t(spans[i].second))), list);

@@ -1,0 +1,101 @@
+// The regex plugin's fast matcher: a lazy DFA (subset construction on
+// demand) over byte classes, as RE2's and Rust's regex-automata. A state is
+// the priority-ordered list of the NFA's threads; with leftmost-first
+// semantics a match cuts the threads after it, which is how a DFA finds the
+// end of the leftmost-first match. States are built as the input needs them
+// and kept in a bounded cache, flushed when full: memory stays bounded
+// whatever the pattern (`(a|b)*a(a|b){20}` would have 2^21 states).
+//
+// Assertions (`^ $ \A \z \b \B`) are decided as late as the input allows:
+// what holds before a position (start of text, a word byte before) is part
+// of the state; what needs the next byte (end of text, \b) stays pending in
+// the state until the transition on that byte. So a match is seen one byte
+// late: the state a transition on byte c leads to says whether a match ended
+// just before c; the end of the input is one more class (`eot`).
+#pragma once
+#include <array>
+#include <cstdint>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "pike.hpp"
+
+namespace thorin::plug::regex {
+
+enum class MatchKind : uint8_t {
+  LeftmostFirst, // a match cuts the lower-priority threads (search)
+  All            // every thread runs on (whole-string match; the reverse scan's longest)
+};
+
+/// What is known of a position before its next byte is read.
+struct Before {
+  bool atStart = false;  // the start of the text (in the scan's direction)
+  bool prevWord = false; // the byte before it (in the scan's direction) is a word byte
+};
+
+class LazyDfa {
+public:
+  static constexpr int32_t kDead = 0;
+
+  /// `nfa`'s Match instructions end the pattern; its Loop instructions are
+  /// not supported (Matcher sends such patterns to the Pike VM).
+  LazyDfa(Program nfa, MatchKind kind, size_t maxStates = 0);
+
+  /// The state at a position, the pattern's thread starting at pc `from`.
+  int32_t start(uint32_t from, Before b);
+  /// The state after one more byte class (`eot()`: the end of the input).
+  int32_t next(int32_t s, uint32_t cls) {
+    int32_t t = trans_[size_t(s) * stride_ + cls];
+    return t >= 0 ? t : compute(s, cls);
+  }
+  /// Did a match end just before the byte that led into s?
+  bool isMatch(int32_t s) const { return match_[size_t(s)] != 0; }
+
+  uint32_t classOf(unsigned char c) const { return classes_[c]; }
+  uint32_t eot() const { return numClasses_; }
+  uint32_t numClasses() const { return numClasses_; }
+  const std::array<uint8_t, 256>& classes() const { return classes_; }
+  size_t states() const { return states_.size(); }
+  size_t flushes() const { return flushes_; }
+  const Program& nfa() const { return nfa_; }
+
+  /// Every state reachable from the starts given (at most `limit` of them;
+  /// false if there are more): the whole DFA, for minimisation and the JIT.
+  /// Its table is then `transitions()`, `states()` × (classes + 1).
+  bool explore(const std::vector<int32_t>& starts, size_t limit);
+  const std::vector<int32_t>& transitions() const { return trans_; }
+
+private:
+  struct State {
+    std::vector<uint32_t> insts; // threads at Byte, Match or a pending Check, by priority
+    Before before;
+    bool match;
+  };
+  struct Known; // what the closure may assume of the position
+
+  Program nfa_;
+  MatchKind kind_;
+  bool usesWord_ = false;
+  std::array<uint8_t, 256> classes_{};
+  std::array<uint8_t, 256> representative_{}; // a byte of each class
+  uint32_t numClasses_ = 0, stride_ = 0;
+  size_t maxStates_ = 0, flushes_ = 0;
+
+  std::vector<State> states_;
+  std::vector<int32_t> trans_; // -1: not computed yet
+  std::vector<uint8_t> match_;
+  std::unordered_map<std::string, int32_t> index_;
+  std::unordered_map<uint64_t, int32_t> starts_;
+  std::vector<uint32_t> seen_; // pc → generation (closures)
+  uint32_t gen_ = 0;
+  std::vector<uint32_t> stack_;
+
+  void computeClasses();
+  void follow(uint32_t pc, const Known& k, std::vector<uint32_t>& out);
+  int32_t intern(std::vector<uint32_t> insts, Before b, bool match);
+  int32_t compute(int32_t s, uint32_t cls);
+  void flush();
+};
+
+} // namespace thorin::plug::regex

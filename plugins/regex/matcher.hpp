@@ -1,0 +1,54 @@
+// A compiled pattern, as the plugin's primitives use it: the lazy DFAs
+// (dfa.hpp) find where matches are — a forward scan for the end of the
+// leftmost-first match, a reverse scan from there for its start — and the
+// Pike VM (pike.hpp) gives the groups' bounds inside that span. The Pike VM
+// alone runs the few patterns and inputs the DFAs do not take: a loop over a
+// part that can match the empty string (whose iterations are tracked), and
+// the two places where Python's `re` needs more than one byte of look-ahead
+// or none at all (`$` before a final '\n'; \b in an empty string).
+#pragma once
+#include <memory>
+#include <optional>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "dfa.hpp"
+
+namespace thorin::plug::regex {
+
+using Span = std::pair<size_t, size_t>;
+
+class Matcher {
+public:
+  explicit Matcher(const Pattern& p);
+
+  bool fullMatch(std::string_view s);
+  /// The leftmost-first match starting at or after `from`.
+  std::optional<Span> search(std::string_view s, size_t from);
+  /// Its groups' bounds (Captures: 2 per group, group 0 the match).
+  std::optional<Captures> captures(std::string_view s, size_t from);
+  /// The non-overlapping matches, left to right (Python's finditer).
+  std::vector<Span> findAll(std::string_view s);
+  size_t count(std::string_view s);
+
+  uint32_t groups() const { return groups_; }
+  const Program& program() const { return pike_; }
+  /// The forward DFA (nullptr: the Pike VM runs this pattern).
+  LazyDfa* forward() { return forward_.get(); }
+  /// The pc of the unanchored start in the forward DFA's program.
+  uint32_t unanchoredStart() const { return unanchored_; }
+
+private:
+  Program pike_;
+  std::unique_ptr<LazyDfa> forward_, whole_, reverse_;
+  uint32_t unanchored_ = 0, groups_ = 0;
+  bool nullable_ = true, usesLineEnd_ = false, usesWord_ = false;
+
+  bool dfaTakes(std::string_view s) const;
+  std::optional<size_t> endOfMatch(std::string_view s, size_t from);
+  size_t startOfMatch(std::string_view s, size_t from, size_t end);
+  std::optional<Span> next(std::string_view s, size_t pos, std::optional<size_t> notEmptyAt);
+};
+
+} // namespace thorin::plug::regex
