@@ -1,4 +1,6 @@
 #include "toplevel.hpp"
+
+#include "inspect.hpp"
 #include "zonk.hpp"
 
 #include "axiom.hpp"
@@ -794,6 +796,29 @@ bool TopLevel::query(const std::string& text, Show what, const char* origin, uin
       evalQuery(r);
     else
       showQuery(r, what);
+  });
+  if (ok) w_.rollback(snap);
+  return ok;
+}
+
+bool TopLevel::inspect(const std::string& text, const Inspector& i, const char* origin,
+                       uint32_t from) {
+  auto snap = w_.snapshot();
+  const Source* src = interactiveSource(origin, text, from);
+  Arena syntax(16 * 1024);
+  Parser parser(*src, syntax);
+  bool ok = transaction(w_, *this, Span{src, src->lexFrom, uint32_t(src->text.size())}, true, [&] {
+    Raw* r = parser.wholeTerm();
+    w_.beginEntry();
+    Elab el(w_);
+    Cxt c;
+    auto [t, ty] = el.infer(c, r);
+    el.finish();
+    Val* v = forceAll(w_, eval(w_, nullptr, normalForm(t, ty)));
+    std::string error;
+    auto shown = i.show(w_, v, error);
+    if (!shown) fail(r->span, error);
+    out_ << *shown;
   });
   if (ok) w_.rollback(snap);
   return ok;

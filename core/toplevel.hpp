@@ -117,6 +117,9 @@ public:
   /// `from`: where the expression starts in `text` (after a REPL command's name).
   bool query(const std::string& text, Show what, const char* origin = "<interactive>",
              uint32_t from = 0);
+  /// A plugin's command (core/inspect.hpp) on the expression in `text`.
+  bool inspect(const std::string& text, const struct Inspector& i, const char* origin,
+               uint32_t from);
   /// The line number of the REPL's next input (`<interactive>:LINE:COL`, as
   /// GHCi counts the lines typed in a session).
   void setInputLine(uint32_t line) { inputLine_ = line; }

@@ -1,5 +1,7 @@
 #include "repl.hpp"
 
+#include "core/inspect.hpp"
+
 #include "jit/baseline/baseline_tier.hpp"
 #include "runtime/engine.hpp"
 #include "script.hpp"
@@ -130,6 +132,14 @@ bool Repl::handle(const std::string& raw) {
                             list);
         return true;
       }
+    }
+    if (const Inspector* i = cmd ? nullptr : findInspector(name)) { // (a plugin's command)
+      if (arg.empty())
+        err_ << fmt::format("error: :{} needs an expression\n", i->command);
+      else
+        s_.top().inspect(cmdLine_, *i, "<interactive>", argFrom_);
+      timed("took", t.seconds());
+      return !quit_;
     }
     if (!cmd) {
       out_.flush();
@@ -635,6 +645,8 @@ void Repl::cmdHelp(const std::string&) {
     std::string lhs = fmt::format(":{}{} {}", c.name, alias, c.args);
     out_ << fmt::format("  {:<24} {}\n", lhs, c.help);
   }
+  for (auto& i : inspectors()) // (the loaded plugins' commands)
+    out_ << fmt::format("  {:<24} {}\n", ":" + i.command + " EXPR", i.help);
   out_ << "Multi-line input: lines ending incomplete continue, or use :{ … :}.\n"
           "Ctrl-C interrupts a long computation; Ctrl-D quits.\n";
 }
@@ -648,6 +660,8 @@ std::vector<std::string> Repl::complete(const std::string& line, const std::stri
     for (auto& c : commands_)
       if (std::string(":") + c.name != word && (std::string(":") + c.name).starts_with(word))
         out.push_back(std::string(":") + c.name);
+    for (auto& i : inspectors())
+      if ((":" + i.command).starts_with(word)) out.push_back(":" + i.command);
     if (out.empty())
       for (auto& c : commands_)
         if (std::string(":") + c.name == word) out.push_back(word);

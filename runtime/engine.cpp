@@ -569,6 +569,7 @@ void Runtime::showInto(std::string& out, V v, Val* ty) {
     if (role == Builtin::Array && f->sp && f->sp->len == 2) {
       auto* a = static_cast<ArrObj*>(obj(v));
       out += "[";
+      showAtom_ = false; // (an element is no constructor's argument: `just [just 1]`)
       for (uint32_t i = 0; i < a->n; ++i) {
         if (i) out += ", ";
         showInto(out, arrElem(a, i), f->sp->arg);
@@ -578,6 +579,7 @@ void Runtime::showInto(std::string& out, V v, Val* ty) {
   }
   if (f->tag == VTag::Sigma) { // (a, b, c) = (a, (b, c))
     out += "(";
+    showAtom_ = false;
     while (f->tag == VTag::Sigma) {
       auto* p = static_cast<PairObj*>(obj(v));
       showInto(out, p->a, f->a);

@@ -23,9 +23,10 @@ struct LazyDfa::Known {
 LazyDfa::LazyDfa(Program nfa, MatchKind kind, size_t maxStates)
     : nfa_(std::move(nfa)), kind_(kind) {
   for (const Inst& i : nfa_.code)
-    if (i.op == Inst::Check &&
-        (i.check == Assert::WordBoundary || i.check == Assert::NotWordBoundary))
-      usesWord_ = true;
+    if (i.op == Inst::Check) {
+      usesWord_ |= i.check == Assert::WordBoundary || i.check == Assert::NotWordBoundary;
+      usesStart_ |= i.check == Assert::TextStart || i.check == Assert::LineStart;
+    }
   computeClasses();
   stride_ = numClasses_ + 1;
   // About 8 MB of table and thread lists at most, then the cache is flushed.
@@ -110,46 +111,50 @@ void LazyDfa::follow(uint32_t pc, const Known& k, std::vector<uint32_t>& out) {
   }
 }
 
-int32_t LazyDfa::intern(std::vector<uint32_t> insts, Before b, bool match) {
+LazyDfa::S LazyDfa::intern(std::vector<uint32_t> insts, Before b, bool match) {
   if (!usesWord_) b.prevWord = false;
+  if (!usesStart_) b.atStart = false;
   std::string key(insts.size() * sizeof(uint32_t) + 1, '\0');
   if (!insts.empty()) std::memcpy(key.data(), insts.data(), insts.size() * sizeof(uint32_t));
   key.back() = char(b.atStart | b.prevWord << 1 | match << 2);
   auto [it, fresh] = index_.emplace(std::move(key), int32_t(states_.size()));
-  if (!fresh) return it->second;
-  states_.push_back({std::move(insts), b, match});
-  trans_.resize(trans_.size() + stride_, -1);
-  match_.push_back(match);
-  return it->second;
+  if (fresh) {
+    states_.push_back({std::move(insts), b, match});
+    trans_.resize(trans_.size() + stride_, -1);
+  }
+  return encode(size_t(it->second));
 }
 
 void LazyDfa::flush() {
   if (!states_.empty()) ++flushes_;
   states_.clear();
   trans_.clear();
-  match_.clear();
   index_.clear();
   starts_.clear();
+  lastStartKey_ = ~uint64_t(0);
   intern({}, {}, false); // kDead
 }
 
-int32_t LazyDfa::start(uint32_t from, Before b) {
-  uint64_t key = uint64_t(from) << 2 | b.atStart | (usesWord_ && b.prevWord) << 1;
-  if (auto it = starts_.find(key); it != starts_.end()) return it->second;
-  if (states_.size() >= maxStates_) flush();
-  std::vector<uint32_t> insts;
-  ++gen_;
-  follow(from, Known{b}, insts);
-  int32_t s = intern(std::move(insts), b, false);
-  starts_.emplace(key, s);
-  return s;
+LazyDfa::S LazyDfa::start(uint32_t from, Before b) {
+  uint64_t key = uint64_t(from) << 2 | (usesStart_ && b.atStart) | (usesWord_ && b.prevWord) << 1;
+  if (key == lastStartKey_) return lastStart_;
+  auto it = starts_.find(key);
+  if (it == starts_.end()) {
+    if (states_.size() >= maxStates_) flush();
+    std::vector<uint32_t> insts;
+    ++gen_;
+    follow(from, Known{b}, insts);
+    it = starts_.emplace(key, intern(std::move(insts), b, false)).first;
+  }
+  lastStartKey_ = key;
+  return lastStart_ = it->second;
 }
 
 // The transition on class cls: the pending checks decided now that the
 // next byte is known, a match noted (and, leftmost-first, the threads after
 // it cut), the threads that read the byte advanced.
-int32_t LazyDfa::compute(int32_t s, uint32_t cls) {
-  State from = states_[size_t(s)];
+LazyDfa::S LazyDfa::compute(S s, uint32_t cls) {
+  State from = states_[indexOf(s)];
   bool atEot = cls == numClasses_;
   bool word = !atEot && isWordByte(representative_[cls]);
   Known now{from.before, true, atEot, word};
@@ -184,20 +189,55 @@ int32_t LazyDfa::compute(int32_t s, uint32_t cls) {
     flush();
     s = intern(std::move(from.insts), from.before, from.match);
   }
-  int32_t t = next.empty() && !match ? kDead : intern(std::move(next), after.before, match);
-  trans_[size_t(s) * stride_ + cls] = t;
+  S t = next.empty() && !match ? kDead : intern(std::move(next), after.before, match);
+  trans_[size_t(s >> 1) + cls] = t;
   return t;
 }
 
-bool LazyDfa::explore(const std::vector<int32_t>& starts, size_t limit) {
-  (void)starts; // (they are in the cache: every state there is explored)
+bool LazyDfa::explore(size_t limit) {
   limit = std::min(limit, maxStates_ - 1);
-  for (size_t s = 0; s < states_.size(); ++s)
+  for (size_t i = 0; i < states_.size(); ++i)
     for (uint32_t c = 0; c < stride_; ++c) {
-      next(int32_t(s), c);
+      next(encode(i), c);
       if (states_.size() > limit) return false;
     }
   return true;
+}
+
+std::vector<uint8_t> LazyDfa::exits(S s) {
+  std::vector<uint8_t> out;
+  size_t flushes = flushes_;
+  for (unsigned c = 0; c < 256; ++c) {
+    S t = next(s, classes_[c]);
+    if (flushes_ != flushes) return {}; // (s is gone)
+    if (t == s) continue;
+    if (out.size() == 8) return {};
+    out.push_back(uint8_t(c));
+  }
+  return out;
+}
+
+size_t LazyDfa::minimalStates() const {
+  size_t n = states_.size();
+  std::vector<uint32_t> block(n), next(n);
+  for (size_t s = 0; s < n; ++s)
+    block[s] = states_[s].match;
+  size_t blocks = 0;
+  for (;;) {
+    std::unordered_map<std::string, uint32_t> ids;
+    for (size_t s = 0; s < n; ++s) {
+      std::string key(reinterpret_cast<const char*>(&block[s]), sizeof(uint32_t));
+      for (uint32_t c = 0; c < stride_; ++c) {
+        S t = trans_[s * stride_ + c];
+        uint32_t b = t < 0 ? UINT32_MAX : block[indexOf(t)];
+        key.append(reinterpret_cast<const char*>(&b), sizeof b);
+      }
+      next[s] = ids.emplace(std::move(key), uint32_t(ids.size())).first->second;
+    }
+    block.swap(next);
+    if (ids.size() == blocks) return blocks;
+    blocks = ids.size();
+  }
 }
 
 } // namespace thorin::plug::regex

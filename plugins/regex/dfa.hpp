@@ -36,21 +36,27 @@ struct Before {
 
 class LazyDfa {
 public:
-  static constexpr int32_t kDead = 0;
+  /// A state as the matching loops hold it: its row's offset in the table,
+  /// times two, plus one if a match ended just before the byte that led into
+  /// it. The dead state is 0; a transition not computed yet is -1 in the table.
+  using S = int32_t;
+  static constexpr S kDead = 0;
 
   /// `nfa`'s Match instructions end the pattern; its Loop instructions are
   /// not supported (Matcher sends such patterns to the Pike VM).
   LazyDfa(Program nfa, MatchKind kind, size_t maxStates = 0);
 
   /// The state at a position, the pattern's thread starting at pc `from`.
-  int32_t start(uint32_t from, Before b);
+  S start(uint32_t from, Before b);
   /// The state after one more byte class (`eot()`: the end of the input).
-  int32_t next(int32_t s, uint32_t cls) {
-    int32_t t = trans_[size_t(s) * stride_ + cls];
+  S next(S s, uint32_t cls) {
+    S t = trans_[size_t(s >> 1) + cls];
     return t >= 0 ? t : compute(s, cls);
   }
   /// Did a match end just before the byte that led into s?
-  bool isMatch(int32_t s) const { return match_[size_t(s)] != 0; }
+  static bool isMatch(S s) { return s & 1; }
+  /// The table the loops read: the state after s on class c is at (s >> 1) + c.
+  const S* table() const { return trans_.data(); }
 
   uint32_t classOf(unsigned char c) const { return classes_[c]; }
   uint32_t eot() const { return numClasses_; }
@@ -60,11 +66,19 @@ public:
   size_t flushes() const { return flushes_; }
   const Program& nfa() const { return nfa_; }
 
-  /// Every state reachable from the starts given (at most `limit` of them;
-  /// false if there are more): the whole DFA, for minimisation and the JIT.
-  /// Its table is then `transitions()`, `states()` × (classes + 1).
-  bool explore(const std::vector<int32_t>& starts, size_t limit);
-  const std::vector<int32_t>& transitions() const { return trans_; }
+  /// The bytes that lead out of s (to another state), when there are at
+  /// most 8 of them: a scan can skip to the next of them (memchr-like)
+  /// instead of stepping through s's self-loop. Empty: s cannot be skipped.
+  std::vector<uint8_t> exits(S s);
+
+  /// Every state the cache has and every one reachable from them (at most
+  /// `limit` in all; false if there are more): the whole DFA, for
+  /// minimisation and `:regex`.
+  bool explore(size_t limit);
+  /// After explore(): the number of states of the minimal equivalent DFA
+  /// (Moore's partition refinement: states apart when their match flags
+  /// differ, or their transitions on some class lead to states apart).
+  size_t minimalStates() const;
 
 private:
   struct State {
@@ -83,18 +97,22 @@ private:
   size_t maxStates_ = 0, flushes_ = 0;
 
   std::vector<State> states_;
-  std::vector<int32_t> trans_; // -1: not computed yet
-  std::vector<uint8_t> match_;
+  std::vector<S> trans_; // by rows of stride_; -1: not computed yet
   std::unordered_map<std::string, int32_t> index_;
-  std::unordered_map<uint64_t, int32_t> starts_;
+  std::unordered_map<uint64_t, S> starts_;
+  uint64_t lastStartKey_ = ~uint64_t(0);
+  S lastStart_ = kDead;
+  bool usesStart_ = false;     // (else where a state is does not matter: fewer states)
   std::vector<uint32_t> seen_; // pc → generation (closures)
   uint32_t gen_ = 0;
   std::vector<uint32_t> stack_;
 
   void computeClasses();
   void follow(uint32_t pc, const Known& k, std::vector<uint32_t>& out);
-  int32_t intern(std::vector<uint32_t> insts, Before b, bool match);
-  int32_t compute(int32_t s, uint32_t cls);
+  S encode(size_t index) const { return S(index * stride_ * 2) | S(states_[index].match); }
+  size_t indexOf(S s) const { return size_t(s >> 1) / stride_; }
+  S intern(std::vector<uint32_t> insts, Before b, bool match);
+  S compute(S s, uint32_t cls);
   void flush();
 };
 

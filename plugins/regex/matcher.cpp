@@ -1,6 +1,11 @@
 #include "matcher.hpp"
 
 #include <algorithm>
+#include <cstring>
+
+#include <emmintrin.h>
+
+#include <fmt/format.h>
 
 namespace thorin::plug::regex {
 namespace {
@@ -77,19 +82,67 @@ bool Matcher::dfaTakes(std::string_view s) const {
   return forward_ && !(usesWord_ && s.empty()) && !(usesLineEnd_ && !s.empty() && s.back() == '\n');
 }
 
+// The next position at or after i whose byte is one of `bytes` (at most 8),
+// or n: sixteen bytes compared at a time.
+size_t skipTo(const unsigned char* p, size_t i, size_t n, const std::vector<uint8_t>& bytes) {
+  if (bytes.size() == 1) {
+    const void* q = std::memchr(p + i, bytes[0], n - i);
+    return q ? size_t(static_cast<const unsigned char*>(q) - p) : n;
+  }
+  __m128i want[8];
+  for (size_t k = 0; k < bytes.size(); ++k)
+    want[k] = _mm_set1_epi8(char(bytes[k]));
+  for (; i + 16 <= n; i += 16) {
+    __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + i));
+    __m128i hit = _mm_cmpeq_epi8(v, want[0]);
+    for (size_t k = 1; k < bytes.size(); ++k)
+      hit = _mm_or_si128(hit, _mm_cmpeq_epi8(v, want[k]));
+    if (int mask = _mm_movemask_epi8(hit)) return i + size_t(__builtin_ctz(unsigned(mask)));
+  }
+  for (; i < n; ++i)
+    for (uint8_t b : bytes)
+      if (p[i] == b) return i;
+  return n;
+}
+
 // The end of the leftmost-first match at or after `from`: the last position
-// a match was seen at before the forward DFA dies.
+// a match was seen at before the forward DFA dies. Where the scan is back in
+// the state of no partial match (the restart state), it skips to the next
+// byte that can start one, when there are few such bytes.
 std::optional<size_t> Matcher::endOfMatch(std::string_view s, size_t from) {
   LazyDfa& d = *forward_;
-  int32_t st = d.start(unanchored_, forwardAt(s, from));
+  using S = LazyDfa::S;
+  if (!restartKnown_ || d.flushes() != flushes_) {
+    restart_ = d.start(unanchored_, {false, false});
+    size_t f = d.flushes();
+    restartExits_ = d.exits(restart_);
+    restartKnown_ = d.flushes() == f;
+    flushes_ = d.flushes();
+  }
+  S st = d.start(unanchored_, forwardAt(s, from));
+  bool skip = restartKnown_ && d.flushes() == flushes_ && !restartExits_.empty();
   std::optional<size_t> end;
   const auto* p = reinterpret_cast<const unsigned char*>(s.data());
-  for (size_t i = from; i < s.size(); ++i) {
-    st = d.next(st, d.classOf(p[i]));
-    if (st == LazyDfa::kDead) return end;
-    if (d.isMatch(st)) end = i;
+  const size_t n = s.size();
+  const S* table = d.table();
+  const uint8_t* cls = d.classes().data();
+  for (size_t i = from; i < n; ++i) {
+    if (skip && st == restart_) {
+      i = skipTo(p, i, n, restartExits_);
+      if (i == n) break;
+    }
+    S t = table[(st >> 1) + cls[p[i]]];
+    if (t <= 0) [[unlikely]] {
+      if (t == LazyDfa::kDead) return end;
+      t = d.next(st, cls[p[i]]);
+      table = d.table();
+      if (t == LazyDfa::kDead) return end;
+      if (d.flushes() != flushes_) skip = false; // (the restart state's number is gone)
+    }
+    st = t;
+    if (LazyDfa::isMatch(st)) end = i;
   }
-  if (d.isMatch(d.next(st, d.eot()))) end = s.size();
+  if (LazyDfa::isMatch(d.next(st, d.eot()))) end = n;
   return end;
 }
 
@@ -98,28 +151,36 @@ std::optional<size_t> Matcher::endOfMatch(std::string_view s, size_t from) {
 // leftmost-first match's start: no match starts further left.
 size_t Matcher::startOfMatch(std::string_view s, size_t from, size_t end) {
   LazyDfa& d = *reverse_;
-  int32_t st = d.start(0, reverseAt(s, end));
+  LazyDfa::S st = d.start(0, reverseAt(s, end));
   size_t start = end;
   const auto* p = reinterpret_cast<const unsigned char*>(s.data());
   for (size_t i = end; i > from; --i) {
     st = d.next(st, d.classOf(p[i - 1]));
     if (st == LazyDfa::kDead) return start;
-    if (d.isMatch(st)) start = i;
+    if (LazyDfa::isMatch(st)) start = i;
   }
-  if (d.isMatch(d.next(st, from > 0 ? d.classOf(p[from - 1]) : d.eot()))) start = from;
+  if (LazyDfa::isMatch(d.next(st, from > 0 ? d.classOf(p[from - 1]) : d.eot()))) start = from;
   return start;
 }
 
 bool Matcher::fullMatch(std::string_view s) {
   if (!dfaTakes(s)) return regex::fullMatch(pike_, s);
   LazyDfa& d = *whole_;
-  int32_t st = d.start(0, forwardAt(s, 0));
+  LazyDfa::S st = d.start(0, forwardAt(s, 0));
   const auto* p = reinterpret_cast<const unsigned char*>(s.data());
-  for (size_t i = 0; i < s.size(); ++i) {
-    st = d.next(st, d.classOf(p[i]));
-    if (st == LazyDfa::kDead) return false;
+  const LazyDfa::S* table = d.table();
+  const uint8_t* cls = d.classes().data();
+  for (size_t i = 0, n = s.size(); i < n; ++i) {
+    LazyDfa::S t = table[(st >> 1) + cls[p[i]]];
+    if (t <= 0) [[unlikely]] {
+      if (t == LazyDfa::kDead) return false;
+      t = d.next(st, cls[p[i]]);
+      table = d.table();
+      if (t == LazyDfa::kDead) return false;
+    }
+    st = t;
   }
-  return d.isMatch(d.next(st, d.eot()));
+  return LazyDfa::isMatch(d.next(st, d.eot()));
 }
 
 std::optional<Span> Matcher::search(std::string_view s, size_t from) {
@@ -138,7 +199,23 @@ std::optional<Captures> Matcher::captures(std::string_view s, size_t from) {
   if (!dfaTakes(s)) return regex::search(pike_, s, from, false);
   auto m = search(s, from);
   if (!m) return std::nullopt;
-  return regex::search(pike_, s, m->first, true); // (the same match, its groups now)
+  return groupsOf(s, *m);
+}
+
+// The Pike VM anchored at the match's start finds the same match (the
+// leftmost-first one from there; a non-empty one when finditer's rule took
+// that instead of an empty one), now with its groups.
+Captures Matcher::groupsOf(std::string_view s, Span m) const {
+  auto c = regex::search(pike_, s, m.first, true,
+                         m.second > m.first ? std::optional<size_t>(m.first) : std::nullopt);
+  return c ? *c : Captures(pike_.slots, -1);
+}
+
+std::string Matcher::describe() const {
+  if (!forward_)
+    return fmt::format("{} NFA states, Pike VM: a loop over empty iterations", pike_.code.size());
+  return fmt::format("{} NFA states, {} byte classes, lazy DFA", pike_.code.size(),
+                     forward_->numClasses());
 }
 
 // The next match of finditer's walk from pos; after an empty match at pos

@@ -9,6 +9,7 @@
 #pragma once
 #include <memory>
 #include <optional>
+#include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
@@ -28,6 +29,10 @@ public:
   std::optional<Span> search(std::string_view s, size_t from);
   /// Its groups' bounds (Captures: 2 per group, group 0 the match).
   std::optional<Captures> captures(std::string_view s, size_t from);
+  /// The groups' bounds of a match findAll or search found.
+  Captures groupsOf(std::string_view s, Span match) const;
+  /// The matcher's engines, for --jit-stats and :regex.
+  std::string describe() const;
   /// The non-overlapping matches, left to right (Python's finditer).
   std::vector<Span> findAll(std::string_view s);
   size_t count(std::string_view s);
@@ -44,6 +49,12 @@ private:
   std::unique_ptr<LazyDfa> forward_, whole_, reverse_;
   uint32_t unanchored_ = 0, groups_ = 0;
   bool nullable_ = true, usesLineEnd_ = false, usesWord_ = false;
+  // The forward DFA's restart state (no partial match) and the bytes that
+  // leave it, while the cache has not been flushed since they were found.
+  LazyDfa::S restart_ = LazyDfa::kDead;
+  std::vector<uint8_t> restartExits_;
+  bool restartKnown_ = false;
+  size_t flushes_ = 0;
 
   bool dfaTakes(std::string_view s) const;
   std::optional<size_t> endOfMatch(std::string_view s, size_t from);

@@ -283,6 +283,9 @@ private:
       }
     }
     ++pos_; // ]
+    // (?i): a byte is in [^…] when neither case of it is in the class, as
+    // in Python's `re` — so the class is folded before it is negated.
+    if (caseless_) set = caseFolded(set);
     return bytesNode(negate ? ~set : set);
   }
   static unsigned lowest(const ByteSet& s) {
@@ -299,6 +302,8 @@ private:
     return n->bytes;
   }
 };
+
+} // namespace
 
 std::string showSet(const ByteSet& s) {
   if (s.all()) return "any";
@@ -321,8 +326,6 @@ std::string showSet(const ByteSet& s) {
   }
   return out + "]";
 }
-
-} // namespace
 
 Pattern parse(std::string_view pattern) { return Parser(pattern).run(); }
 

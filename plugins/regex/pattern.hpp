@@ -63,6 +63,9 @@ struct SyntaxError {
 /// Parses `pattern`; throws SyntaxError.
 Pattern parse(std::string_view pattern);
 
+/// A byte set as a class: `[a-z_]`, `any`; bytes outside printable ASCII as \xHH.
+std::string showSet(const ByteSet& s);
+
 /// Can n match the empty string?
 bool nullable(const Node& n);
 

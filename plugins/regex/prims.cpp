@@ -2,38 +2,76 @@
 // pattern's text; each distinct pattern is parsed and compiled once per
 // process (the cache is bounded) and run by its Matcher (matcher.hpp: lazy
 // DFAs, and the Pike VM for the groups).
+#include <array>
+#include <chrono>
+#include <cstdio>
 #include <memory>
 #include <string>
 #include <unordered_map>
 
 #include <fmt/format.h>
 
+#include "core/unicode.hpp"
 #include "matcher.hpp"
 #include "regex_axioms.hpp"
+#include "replace.hpp"
+#include "runtime/engine.hpp"
 #include "runtime/primitive.hpp"
+#include "simplify.hpp"
 
 namespace thorin::plug::regex {
 namespace {
 
 using namespace rt;
 
-// The compiled program of a pattern; a malformed one is a run-time error at
-// the application (`span`).
+struct Compiled {
+  std::unordered_map<std::string, std::unique_ptr<Matcher>> byText;
+  // The last patterns looked up, by where their text is: a hot loop calls
+  // with the same string object, and comparing its bytes is cheaper than
+  // hashing them. (Checked by content: the object may be gone and its
+  // address reused.)
+  struct Recent {
+    const std::string* text = nullptr;
+    Matcher* m = nullptr;
+  };
+  std::array<Recent, 8> recent{};
+};
+
+// The matcher of a pattern, parsed and compiled once; a malformed one is a
+// run-time error at the application (`span`).
 Matcher& matcherOf(V pattern, uint32_t span) {
-  static std::unordered_map<std::string, std::unique_ptr<Matcher>> cache;
-  std::string key(toStr(pattern));
-  if (auto it = cache.find(key); it != cache.end()) return *it->second;
-  Pattern p;
-  try {
-    p = parse(key);
-  } catch (SyntaxError& e) {
-    fail(fmt::format("invalid regular expression: {} (at byte {} of the pattern)", e.message,
-                     e.offset)
-             .c_str(),
-         span);
+  static Compiled cache;
+  std::string_view text = toStr(pattern);
+  auto& slot = cache.recent[(reinterpret_cast<uintptr_t>(text.data()) >> 4) % cache.recent.size()];
+  if (slot.text && *slot.text == text) return *slot.m;
+  std::string key(text);
+  auto it = cache.byText.find(key);
+  if (it == cache.byText.end()) {
+    Pattern p;
+    try {
+      p = parse(key);
+    } catch (SyntaxError& e) {
+      fail(fmt::format("invalid regular expression: {} (at byte {} of the pattern)", e.message,
+                       e.offset)
+               .c_str(),
+           span);
+    }
+    simplify(p);
+    if (cache.byText.size() >= 256) { // (no reference into it outlives a call)
+      cache.byText.clear();
+      cache.recent.fill({});
+    }
+    auto t0 = std::chrono::steady_clock::now();
+    auto m = std::make_unique<Matcher>(p);
+    double ms =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    if (Runtime* rt = Runtime::current(); rt && rt->opts.stats)
+      std::fprintf(stderr, "jit: regex %s compiled in %.3f ms (%s)\n",
+                   unicode::visible(key).c_str(), ms, m->describe().c_str());
+    it = cache.byText.emplace(std::move(key), std::move(m)).first;
   }
-  if (cache.size() >= 256) cache.clear(); // (no reference into it outlives a call)
-  return *cache.emplace(std::move(key), std::make_unique<Matcher>(p)).first->second;
+  slot = {&it->first, it->second.get()};
+  return *it->second;
 }
 
 V cons(V x, V xs) { return mkCon2(1, x, xs); } // (the prelude's `cons x xs`)
@@ -64,6 +102,58 @@ V findAllSpans(const V* a, uint32_t span) {
   return list;
 }
 
+V groups(const V* a, uint32_t span) { return imm(int64_t(matcherOf(a[0], span).groups())); }
+
+V just(V x) {
+  V c = mkCon(1, 1);
+  static_cast<ConObj*>(obj(c))->fields[0] = x;
+  return c;
+}
+const V kNothing = imm(0); // (the prelude's `nothing`)
+
+// Maybe (Array (groups r) (Maybe String)): each group's text, nothing for a
+// group that took no part.
+V captures(const V* a, uint32_t span) {
+  Matcher& m = matcherOf(a[0], span);
+  std::string_view s = toStr(a[1]);
+  auto caps = m.captures(s, 0);
+  if (!caps) return kNothing;
+  V arr = mkArr(m.groups());
+  for (uint32_t g = 1; g <= m.groups(); ++g) {
+    int64_t b = (*caps)[2 * g], e = (*caps)[2 * g + 1];
+    V slot = b < 0 ? kNothing : just(ofStr(s.substr(size_t(b), size_t(e - b))));
+    static_cast<ArrObj*>(obj(arr))->elems[g - 1] = slot;
+  }
+  return just(arr);
+}
+
+// Every match replaced by the template, its `$n` / `${n}` by group n's text
+// (an unmatched group's: nothing), `$$` by '$' — over finditer's matches, as
+// Python's re.sub.
+V replaceAll(const V* a, uint32_t span) { // r s template
+  Matcher& m = matcherOf(a[0], span);
+  std::string_view s = toStr(a[1]);
+  Template t;
+  try {
+    t = parseTemplate(toStr(a[2]), m.groups());
+  } catch (TemplateError& e) {
+    fail(fmt::format("{} (at byte {} of the replacement)", e.message, e.offset).c_str(), span);
+  }
+  std::string out;
+  size_t done = 0;
+  for (auto [b, e] : m.findAll(s)) {
+    out.append(s.substr(done, b - done));
+    if (t.usesGroups()) {
+      expand(t, s, m.groupsOf(s, {b, e}), out);
+    } else {
+      expand(t, s, Captures{int64_t(b), int64_t(e)}, out);
+    }
+    done = e;
+  }
+  out.append(s.substr(done));
+  return ofStr(out);
+}
+
 } // namespace
 
 void prims() {
@@ -71,7 +161,10 @@ void prims() {
                       {ax::matches, matches},
                       {ax::searchFrom, searchFrom},
                       {ax::count, count},
-                      {ax::findAll, findAllSpans}}) {
+                      {ax::findAll, findAllSpans},
+                      {ax::groups, groups},
+                      {ax::captures, captures},
+                      {ax::replaceAll, replaceAll}}) {
     registerPrim(id(x), f);
     primKeeps(id(x), x == ax::re ? 1u : 0u); // (re returns its pattern; the others only look)
   }

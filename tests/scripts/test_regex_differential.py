@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """The regex plugin against Python's `re` (on bytes) on random (pattern,
-string) pairs: `matches` (re.fullmatch), `search` (the span of re.search)
-and `count` (the number of re.finditer's matches), in the interpreter and in
-the compiled tiers.
+string) pairs: `matches` (re.fullmatch), `search` (the span of re.search),
+`count` (the number of re.finditer's matches) and `captures` (re.search's
+groups), in the interpreter and in the compiled tiers.
 
 Patterns are drawn from the syntax both share (literals over a small
 alphabet, `.`, classes and negated classes, `\\d \\w \\s`, groups, `(?:…)`,
@@ -26,7 +26,7 @@ import thorin  # noqa: E402
 
 PER_GROUP = 50
 
-ALPHABET = [b"a", b"b", b"c", b"1", b" ", b"\n", b"\xe9"]
+ALPHABET = [b"a", b"b", b"c", b"A", b"C", b"1", b" ", b"\n", b"\xe9"]
 
 
 class Gen:
@@ -89,20 +89,32 @@ def lit(bs):
     return '"' + "".join(out) + '"'
 
 
+def shown(g):
+    """A group's text as the thorin program prints it (on one line)."""
+    if g is None:
+        return "-"
+    return "'" + g.replace(b"\n", b"<NL>").replace(b"\xe9", b"<E9>").decode() + "'"
+
+
 def model(p, s):
     m = re.search(p, s)
     span = f"{m.start()},{m.end()}" if m else "-"
-    return f"{1 if re.fullmatch(p, s) else 0} {span} {sum(1 for _ in re.finditer(p, s))}"
+    groups = "|".join(shown(g) for g in m.groups()) if m else "none"
+    return f"{1 if re.fullmatch(p, s) else 0} {span} {sum(1 for _ in re.finditer(p, s))} {groups}"
 
 
 PRELUDE = """.plugin regex
 .plugin text
 showSpan : Maybe (Nat × Nat) → String
   = λ m. maybe "-" (λ p. strCat (showNat p.1) (strCat "," (showNat p.2))) m
+showGroup : Maybe String → String
+  = λ m. maybe "-" (λ g. strJoin "" (cons "'" (cons (replace (replace g "\\n" "<NL>") "\\xe9" "<E9>") (cons "'" nil)))) m
+showCaps : {n : Nat} → Maybe (Array n (Maybe String)) → String
+  = λ m. maybe "none" (λ a. strJoin "|" (map showGroup (arrayToList a))) m
 check : String → String → IO Unit
   = λ p s. let r = re p;
       putStrLn (strJoin " " (cons (if matches r s then "1" else "0")
-        (cons (showSpan (search r s)) (cons (showNat (count r s)) nil))))
+        (cons (showSpan (search r s)) (cons (showNat (count r s)) (cons (showCaps (captures r s)) nil)))))
 """
 
 
@@ -133,6 +145,8 @@ def main():
     pairs, expected = [], []
     while len(pairs) < count:
         p, s = g.alt(0)[0], g.text()
+        if g.r.random() < 0.15:
+            p = b"(?i)" + p  # (case folding, negated classes included)
         try:
             want = model(p, s)
         except re.error:

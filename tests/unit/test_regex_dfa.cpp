@@ -8,6 +8,7 @@
 #include <string>
 
 #include "plugins/regex/matcher.hpp"
+#include "plugins/regex/simplify.hpp"
 
 using namespace thorin::plug::regex;
 
@@ -145,4 +146,47 @@ TEST_CASE("regex dfa: byte classes") {
   CHECK(m.forward()->classOf('e') == m.forward()->classOf('k'));
   CHECK(m.forward()->classOf('c') != m.forward()->classOf('b'));
   CHECK(m.forward()->classOf('A') == m.forward()->classOf('Z'));
+}
+
+TEST_CASE("regex simplify: the same matches, spans and groups") {
+  Gen g(99);
+  static const char* nested[] = {"(?:a*)*b", "(?:[ab]+)*c?",
+                                 "(?:a?)+",  "(?:a+)?b",
+                                 "(?:x*)+",  "a(?:b|c|d)e|a(?:b|c|d)e",
+                                 "aa*a{2}b", "(a)(?:a|b)\\d\\d{3}",
+                                 "a{2}?a",   "(?:a+){0,3}",
+                                 "a*?a",     "(?:b{1,2}){1,}"};
+  int checked = 0;
+  for (int i = 0; i < 2000 + int(std::size(nested)); ++i) {
+    std::string pat = i < int(std::size(nested)) ? nested[i] : g.alt(0).first;
+    Pattern p;
+    try {
+      p = parse(pat);
+    } catch (SyntaxError&) {
+      continue;
+    }
+    Program before = compile(p);
+    simplify(p);
+    Program after = compile(p);
+    for (int j = 0; j < 5; ++j) {
+      std::string s = g.text();
+      INFO("pattern ", pat, " → ", show(*p.root), " on \"", s, "\"");
+      CHECK(fullMatch(before, s) == fullMatch(after, s));
+      for (size_t from = 0; from <= s.size(); ++from) {
+        auto a = search(before, s, from, false), b = search(after, s, from, false);
+        REQUIRE(bool(a) == bool(b));
+        if (a) { // (the groups' slots: a loop's own come after them)
+          a->resize(2 * (p.groups + 1)), b->resize(2 * (p.groups + 1));
+          CHECK(*a == *b);
+        }
+      }
+      ++checked;
+    }
+  }
+  CHECK(checked > 5000);
+  CHECK(show(*[] {
+          Pattern p = parse("(?:a|b|c)(?:x*)*\\d\\d{2}|foo|foo");
+          simplify(p);
+          return std::move(p.root);
+        }()) == "alt(seq([a-c], rep{0,inf}([x]), rep{3,3}([0-9])), seq([f], rep{2,2}([o])))");
 }
