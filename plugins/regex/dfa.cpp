@@ -121,6 +121,8 @@ LazyDfa::S LazyDfa::intern(std::vector<uint32_t> insts, Before b, bool match) {
   if (fresh) {
     states_.push_back({std::move(insts), b, match});
     trans_.resize(trans_.size() + stride_, -1);
+    match_.resize(trans_.size(), 0);
+    match_[trans_.size() - stride_] = match;
   }
   return encode(size_t(it->second));
 }
@@ -129,15 +131,17 @@ void LazyDfa::flush() {
   if (!states_.empty()) ++flushes_;
   states_.clear();
   trans_.clear();
+  match_.clear();
   index_.clear();
   starts_.clear();
-  lastStartKey_ = ~uint64_t(0);
+  recentStarts_.fill({});
   intern({}, {}, false); // kDead
 }
 
 LazyDfa::S LazyDfa::start(uint32_t from, Before b) {
   uint64_t key = uint64_t(from) << 2 | (usesStart_ && b.atStart) | (usesWord_ && b.prevWord) << 1;
-  if (key == lastStartKey_) return lastStart_;
+  RecentStart& recent = recentStarts_[(key ^ key >> 3) % recentStarts_.size()];
+  if (recent.key == key) return recent.s;
   auto it = starts_.find(key);
   if (it == starts_.end()) {
     if (states_.size() >= maxStates_) flush();
@@ -146,8 +150,8 @@ LazyDfa::S LazyDfa::start(uint32_t from, Before b) {
     follow(from, Known{b}, insts);
     it = starts_.emplace(key, intern(std::move(insts), b, false)).first;
   }
-  lastStartKey_ = key;
-  return lastStart_ = it->second;
+  recent = {key, it->second};
+  return it->second;
 }
 
 // The transition on class cls: the pending checks decided now that the
@@ -190,7 +194,7 @@ LazyDfa::S LazyDfa::compute(S s, uint32_t cls) {
     s = intern(std::move(from.insts), from.before, from.match);
   }
   S t = next.empty() && !match ? kDead : intern(std::move(next), after.before, match);
-  trans_[size_t(s >> 1) + cls] = t;
+  trans_[size_t(s) + cls] = t;
   return t;
 }
 

@@ -36,9 +36,8 @@ struct Before {
 
 class LazyDfa {
 public:
-  /// A state as the matching loops hold it: its row's offset in the table,
-  /// times two, plus one if a match ended just before the byte that led into
-  /// it. The dead state is 0; a transition not computed yet is -1 in the table.
+  /// A state as the matching loops hold it: its row's offset in the table.
+  /// The dead state is 0; a transition not computed yet is -1 in the table.
   using S = int32_t;
   static constexpr S kDead = 0;
 
@@ -50,13 +49,15 @@ public:
   S start(uint32_t from, Before b);
   /// The state after one more byte class (`eot()`: the end of the input).
   S next(S s, uint32_t cls) {
-    S t = trans_[size_t(s >> 1) + cls];
+    S t = trans_[size_t(s) + cls];
     return t >= 0 ? t : compute(s, cls);
   }
   /// Did a match end just before the byte that led into s?
-  static bool isMatch(S s) { return s & 1; }
-  /// The table the loops read: the state after s on class c is at (s >> 1) + c.
+  bool isMatch(S s) const { return match_[size_t(s)] != 0; }
+  /// The table the loops read: the state after s on class c is at s + c;
+  /// matchFlags()[s]: isMatch(s).
   const S* table() const { return trans_.data(); }
+  const uint8_t* matchFlags() const { return match_.data(); }
 
   uint32_t classOf(unsigned char c) const { return classes_[c]; }
   uint32_t eot() const { return numClasses_; }
@@ -97,11 +98,15 @@ private:
   size_t maxStates_ = 0, flushes_ = 0;
 
   std::vector<State> states_;
-  std::vector<S> trans_; // by rows of stride_; -1: not computed yet
+  std::vector<S> trans_;    // by rows of stride_; -1: not computed yet
+  std::vector<uint8_t> match_; // at each row's offset: the state's match flag
   std::unordered_map<std::string, int32_t> index_;
   std::unordered_map<uint64_t, S> starts_;
-  uint64_t lastStartKey_ = ~uint64_t(0);
-  S lastStart_ = kDead;
+  struct RecentStart {
+    uint64_t key = ~uint64_t(0);
+    S s = kDead;
+  };
+  std::array<RecentStart, 8> recentStarts_{}; // (a scan asks at every match)
   bool usesStart_ = false;     // (else where a state is does not matter: fewer states)
   std::vector<uint32_t> seen_; // pc → generation (closures)
   uint32_t gen_ = 0;
@@ -109,8 +114,8 @@ private:
 
   void computeClasses();
   void follow(uint32_t pc, const Known& k, std::vector<uint32_t>& out);
-  S encode(size_t index) const { return S(index * stride_ * 2) | S(states_[index].match); }
-  size_t indexOf(S s) const { return size_t(s >> 1) / stride_; }
+  S encode(size_t index) const { return S(index * stride_); }
+  size_t indexOf(S s) const { return size_t(s) / stride_; }
   S intern(std::vector<uint32_t> insts, Before b, bool match);
   S compute(S s, uint32_t cls);
   void flush();

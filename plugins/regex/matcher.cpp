@@ -44,6 +44,33 @@ bool has(const Program& p, auto pred) {
   return false;
 }
 
+// The byte sets at the fixed offsets every match starts with (a pattern
+// that begins with fixed-width parts: [0-9]{4}-[0-9]{2}); the assertions
+// there take no room.
+void fixedPrefix(const Node& n, std::vector<ByteSet>& out, bool& open) {
+  if (!open) return;
+  switch (n.kind) {
+  case Node::Bytes: out.push_back(n.bytes); return;
+  case Node::Assertion:
+  case Node::Empty: return;
+  case Node::Group: return fixedPrefix(*n.kids[0], out, open);
+  case Node::Seq:
+    for (auto& k : n.kids)
+      fixedPrefix(*k, out, open);
+    return;
+  case Node::Repeat:
+    if (n.min == n.max && n.kids[0]->kind == Node::Bytes && n.min <= 64) {
+      out.insert(out.end(), n.min, n.kids[0]->bytes);
+      return;
+    }
+    if (n.kids[0]->kind == Node::Bytes && n.min > 0) // (x{m,…}: m of them, then anything)
+      out.insert(out.end(), std::min<uint32_t>(n.min, 64), n.kids[0]->bytes);
+    open = false;
+    return;
+  case Node::Alt: open = false; return;
+  }
+}
+
 Before forwardAt(std::string_view s, size_t pos) {
   return {pos == 0, pos > 0 && isWordByte(s[pos - 1])};
 }
@@ -62,6 +89,17 @@ Matcher::Matcher(const Pattern& p) : pike_(compile(p)), groups_(p.groups) {
            (i.check == Assert::WordBoundary || i.check == Assert::NotWordBoundary);
   });
   if (has(pike_, [](const Inst& i) { return i.op == Inst::Loop; })) return;
+  // The rarest of the fixed-offset byte sets, if it has few bytes: a scan
+  // skips to them and tries the pattern anchored where a match would start.
+  std::vector<ByteSet> prefix;
+  bool open = true;
+  fixedPrefix(*p.root, prefix, open);
+  for (size_t k = 0; k < prefix.size(); ++k)
+    if (prefix[k].count() <= 3 && (!prefilter_ || prefix[k].count() < prefilter_->bytes.size())) {
+      prefilter_ = Prefilter{k, {}};
+      for (unsigned c = 0; c < 256; ++c)
+        if (prefix[k].test(c)) prefilter_->bytes.push_back(uint8_t(c));
+    }
 
   // Forward: the pattern behind a lazy `.*?` (a search starts anywhere,
   // later starts at lower priority).
@@ -108,8 +146,10 @@ size_t skipTo(const unsigned char* p, size_t i, size_t n, const std::vector<uint
 // The end of the leftmost-first match at or after `from`: the last position
 // a match was seen at before the forward DFA dies. Where the scan is back in
 // the state of no partial match (the restart state), it skips to the next
-// byte that can start one, when there are few such bytes.
-std::optional<size_t> Matcher::endOfMatch(std::string_view s, size_t from) {
+// byte that can start one, when there are few such bytes. With `counted`
+// (a pattern that cannot match the empty string), each match is counted
+// and the scan goes on from its end, to the end of s: one loop for `count`.
+std::optional<size_t> Matcher::endOfMatch(std::string_view s, size_t from, size_t* counted) {
   LazyDfa& d = *forward_;
   using S = LazyDfa::S;
   if (!restartKnown_ || d.flushes() != flushes_) {
@@ -125,25 +165,34 @@ std::optional<size_t> Matcher::endOfMatch(std::string_view s, size_t from) {
   const auto* p = reinterpret_cast<const unsigned char*>(s.data());
   const size_t n = s.size();
   const S* table = d.table();
+  const uint8_t* matchAt = d.matchFlags();
   const uint8_t* cls = d.classes().data();
-  for (size_t i = from; i < n; ++i) {
-    if (skip && st == restart_) {
-      i = skipTo(p, i, n, restartExits_);
-      if (i == n) break;
+  for (size_t i = from;;) {
+    for (; i < n; ++i) {
+      if (skip && st == restart_) {
+        i = skipTo(p, i, n, restartExits_);
+        if (i == n) break;
+      }
+      S t = table[st + cls[p[i]]];
+      if (t <= 0) [[unlikely]] {
+        if (t == LazyDfa::kDead) break;
+        t = d.next(st, cls[p[i]]);
+        table = d.table(), matchAt = d.matchFlags();
+        if (d.flushes() != flushes_) skip = false; // (the restart state's number is gone)
+        if (t == LazyDfa::kDead) break;
+      }
+      st = t;
+      if (matchAt[st]) end = i;
     }
-    S t = table[(st >> 1) + cls[p[i]]];
-    if (t <= 0) [[unlikely]] {
-      if (t == LazyDfa::kDead) return end;
-      t = d.next(st, cls[p[i]]);
-      table = d.table();
-      if (t == LazyDfa::kDead) return end;
-      if (d.flushes() != flushes_) skip = false; // (the restart state's number is gone)
-    }
-    st = t;
-    if (LazyDfa::isMatch(st)) end = i;
+    if (i == n && d.isMatch(d.next(st, d.eot()))) end = n;
+    if (!counted || !end) return end;
+    ++*counted; // (then on from the match's end: a match is never empty here)
+    i = *end;
+    end.reset();
+    st = d.start(unanchored_, forwardAt(s, i));
+    table = d.table(), matchAt = d.matchFlags();
+    if (d.flushes() != flushes_) skip = false;
   }
-  if (LazyDfa::isMatch(d.next(st, d.eot()))) end = n;
-  return end;
 }
 
 // The leftmost start of a match ending at `end` (not before `from`): the
@@ -157,9 +206,9 @@ size_t Matcher::startOfMatch(std::string_view s, size_t from, size_t end) {
   for (size_t i = end; i > from; --i) {
     st = d.next(st, d.classOf(p[i - 1]));
     if (st == LazyDfa::kDead) return start;
-    if (LazyDfa::isMatch(st)) start = i;
+    if (d.isMatch(st)) start = i;
   }
-  if (LazyDfa::isMatch(d.next(st, from > 0 ? d.classOf(p[from - 1]) : d.eot()))) start = from;
+  if (d.isMatch(d.next(st, from > 0 ? d.classOf(p[from - 1]) : d.eot()))) start = from;
   return start;
 }
 
@@ -171,7 +220,7 @@ bool Matcher::fullMatch(std::string_view s) {
   const LazyDfa::S* table = d.table();
   const uint8_t* cls = d.classes().data();
   for (size_t i = 0, n = s.size(); i < n; ++i) {
-    LazyDfa::S t = table[(st >> 1) + cls[p[i]]];
+    LazyDfa::S t = table[st + cls[p[i]]];
     if (t <= 0) [[unlikely]] {
       if (t == LazyDfa::kDead) return false;
       t = d.next(st, cls[p[i]]);
@@ -180,7 +229,7 @@ bool Matcher::fullMatch(std::string_view s) {
     }
     st = t;
   }
-  return LazyDfa::isMatch(d.next(st, d.eot()));
+  return d.isMatch(d.next(st, d.eot()));
 }
 
 std::optional<Span> Matcher::search(std::string_view s, size_t from) {
@@ -190,9 +239,36 @@ std::optional<Span> Matcher::search(std::string_view s, size_t from) {
     if (!m) return std::nullopt;
     return Span{size_t((*m)[0]), size_t((*m)[1])};
   }
+  if (prefilter_) return prefiltered(s, from);
   auto end = endOfMatch(s, from);
   if (!end) return std::nullopt;
   return Span{startOfMatch(s, from, *end), *end};
+}
+
+// The leftmost-first match from `from`, where every match has one of a few
+// bytes at a fixed offset k from its start: at each such byte (skipped to)
+// the pattern anchored at k bytes before — the first one that matches is
+// the leftmost match, no start before it having the byte k further on.
+std::optional<Span> Matcher::prefiltered(std::string_view s, size_t from) {
+  LazyDfa& d = *forward_;
+  const auto* p = reinterpret_cast<const unsigned char*>(s.data());
+  const size_t n = s.size(), k = prefilter_->offset;
+  for (size_t at = from; at + k < n;) {
+    size_t q = skipTo(p, at + k, n, prefilter_->bytes);
+    if (q == n) break;
+    size_t start = q - k;
+    LazyDfa::S st = d.start(0, forwardAt(s, start));
+    std::optional<size_t> end;
+    size_t i = start;
+    for (; i < n && st != LazyDfa::kDead; ++i) {
+      st = d.next(st, d.classOf(p[i]));
+      if (d.isMatch(st)) end = i;
+    }
+    if (i == n && st != LazyDfa::kDead && d.isMatch(d.next(st, d.eot()))) end = n;
+    if (end) return Span{start, *end};
+    at = start + 1;
+  }
+  return std::nullopt;
 }
 
 std::optional<Captures> Matcher::captures(std::string_view s, size_t from) {
@@ -229,7 +305,7 @@ std::optional<Span> Matcher::next(std::string_view s, size_t pos,
       if (!m) return std::nullopt;
       return Span{size_t((*m)[0]), size_t((*m)[1])};
     }
-    if (nullable_) return search(s, pos);
+    if (nullable_ || prefilter_) return search(s, pos);
     auto end = endOfMatch(s, pos); // (no match is empty: its start is not needed to go on)
     if (!end) return std::nullopt;
     return Span{pos, *end};
@@ -246,7 +322,7 @@ std::vector<Span> Matcher::findAll(std::string_view s) {
   for (size_t pos = 0; pos <= s.size();) {
     auto m = next(s, pos, notEmptyAt);
     if (!m) break;
-    if (!nullable_ && dfaTakes(s)) m->first = startOfMatch(s, pos, m->second);
+    if (!nullable_ && !prefilter_ && dfaTakes(s)) m->first = startOfMatch(s, pos, m->second);
     out.push_back(*m);
     notEmptyAt = m->first == m->second ? std::optional<size_t>(m->second) : std::nullopt;
     pos = m->second;
@@ -256,6 +332,10 @@ std::vector<Span> Matcher::findAll(std::string_view s) {
 
 size_t Matcher::count(std::string_view s) {
   size_t n = 0;
+  if (dfaTakes(s) && !nullable_ && !prefilter_) {
+    endOfMatch(s, 0, &n);
+    return n;
+  }
   std::optional<size_t> notEmptyAt;
   for (size_t pos = 0; pos <= s.size();) {
     auto m = next(s, pos, notEmptyAt);

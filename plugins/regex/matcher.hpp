@@ -56,8 +56,16 @@ private:
   bool restartKnown_ = false;
   size_t flushes_ = 0;
 
+  // Every match has one of these bytes at this offset from its start.
+  struct Prefilter {
+    size_t offset;
+    std::vector<uint8_t> bytes;
+  };
+  std::optional<Prefilter> prefilter_;
+
   bool dfaTakes(std::string_view s) const;
-  std::optional<size_t> endOfMatch(std::string_view s, size_t from);
+  std::optional<Span> prefiltered(std::string_view s, size_t from);
+  std::optional<size_t> endOfMatch(std::string_view s, size_t from, size_t* counted = nullptr);
   size_t startOfMatch(std::string_view s, size_t from, size_t end);
   std::optional<Span> next(std::string_view s, size_t pos, std::optional<size_t> notEmptyAt);
 };
