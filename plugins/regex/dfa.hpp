@@ -98,7 +98,7 @@ private:
   size_t maxStates_ = 0, flushes_ = 0;
 
   std::vector<State> states_;
-  std::vector<S> trans_;    // by rows of stride_; -1: not computed yet
+  std::vector<S> trans_;       // by rows of stride_; -1: not computed yet
   std::vector<uint8_t> match_; // at each row's offset: the state's match flag
   std::unordered_map<std::string, int32_t> index_;
   std::unordered_map<uint64_t, S> starts_;

@@ -40,8 +40,7 @@ std::optional<std::string> knownPattern(WordCx& c, size_t i) {
 }
 
 // entry(slot, text, length, args…) for the known pattern.
-template <auto Entry>
-Value* callKnown(WordCx& c, const std::string& text, const Args& rest) {
+template <auto Entry> Value* callKnown(WordCx& c, const std::string& text, const Args& rest) {
   IRBuilder<>& b = c.b;
   Module& m = *b.GetInsertBlock()->getModule();
   auto* bytes = ConstantDataArray::getString(m.getContext(), text, false);

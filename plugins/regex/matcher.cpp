@@ -89,6 +89,13 @@ Matcher::Matcher(const Pattern& p) : pike_(compile(p)), groups_(p.groups) {
            (i.check == Assert::WordBoundary || i.check == Assert::NotWordBoundary);
   });
   if (has(pike_, [](const Inst& i) { return i.op == Inst::Loop; })) return;
+  // A match never holds a '\n' nor looks for a line's (or the text's) ends,
+  // and is never empty: the matches in a text are those in its lines.
+  lineLocal_ = !nullable_ && !has(pike_, [&](const Inst& i) {
+    return (i.op == Inst::Byte && pike_.sets[i.x].test('\n')) ||
+           (i.op == Inst::Check && i.check != Assert::WordBoundary &&
+            i.check != Assert::NotWordBoundary);
+  });
   // The rarest of the fixed-offset byte sets, if it has few bytes: a scan
   // skips to them and tries the pattern anchored where a match would start.
   std::vector<ByteSet> prefix;
@@ -345,6 +352,37 @@ size_t Matcher::count(std::string_view s) {
     pos = m->second;
   }
   return n;
+}
+
+// As GNU grep: where no match depends on the lines, the matches are looked
+// for in the whole text (the DFA's skips across lines that cannot match),
+// and each one's line taken; else each line is searched on its own.
+std::vector<Span> Matcher::matchingLines(std::string_view s) {
+  std::vector<Span> out;
+  const char* p = s.data();
+  auto lineEnd = [&](size_t from) {
+    const void* q = std::memchr(p + from, '\n', s.size() - from);
+    return q ? size_t(static_cast<const char*>(q) - p) : s.size();
+  };
+  if (lineLocal_ && dfaTakes(s)) {
+    for (size_t pos = 0; pos < s.size();) {
+      auto m = search(s, pos);
+      if (!m) break;
+      size_t start = m->first;
+      while (start > pos && p[start - 1] != '\n')
+        --start;
+      size_t end = lineEnd(m->first);
+      out.push_back({start, end});
+      pos = end + 1;
+    }
+    return out;
+  }
+  for (size_t pos = 0; pos < s.size();) {
+    size_t end = lineEnd(pos);
+    if (search(s.substr(pos, end - pos), 0)) out.push_back({pos, end});
+    pos = end + 1;
+  }
+  return out;
 }
 
 } // namespace thorin::plug::regex

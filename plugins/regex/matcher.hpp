@@ -36,6 +36,9 @@ public:
   /// The non-overlapping matches, left to right (Python's finditer).
   std::vector<Span> findAll(std::string_view s);
   size_t count(std::string_view s);
+  /// The lines of s (as `lines` cuts them: a last '\n' ends the last line)
+  /// in which the pattern matches somewhere, as grep prints them.
+  std::vector<Span> matchingLines(std::string_view s);
 
   uint32_t groups() const { return groups_; }
   const Program& program() const { return pike_; }
@@ -49,6 +52,7 @@ private:
   std::unique_ptr<LazyDfa> forward_, whole_, reverse_;
   uint32_t unanchored_ = 0, groups_ = 0;
   bool nullable_ = true, usesLineEnd_ = false, usesWord_ = false;
+  bool lineLocal_ = false; // no match crosses or needs a line's ends: search the whole text
   // The forward DFA's restart state (no partial match) and the bytes that
   // leave it, while the cache has not been flushed since they were found.
   LazyDfa::S restart_ = LazyDfa::kDead;

@@ -102,6 +102,15 @@ V findAllSpans(const V* a, uint32_t span) {
   return list;
 }
 
+V matchingLines(const V* a, uint32_t span) {
+  std::string_view s = toStr(a[1]);
+  auto found = matcherOf(a[0], span).matchingLines(s);
+  V list = imm(0); // nil
+  for (size_t i = found.size(); i-- > 0;)
+    list = cons(ofStr(s.substr(found[i].first, found[i].second - found[i].first)), list);
+  return list;
+}
+
 V groups(const V* a, uint32_t span) { return imm(int64_t(matcherOf(a[0], span).groups())); }
 
 V just(V x) {
@@ -163,6 +172,7 @@ void prims() {
                       {ax::count, count},
                       {ax::findAll, findAllSpans},
                       {ax::groups, groups},
+                      {ax::matchingLines, matchingLines},
                       {ax::captures, captures},
                       {ax::replaceAll, replaceAll}}) {
     registerPrim(id(x), f);

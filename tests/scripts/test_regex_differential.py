@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """The regex plugin against Python's `re` (on bytes) on random (pattern,
 string) pairs: `matches` (re.fullmatch), `search` (the span of re.search),
-`count` (the number of re.finditer's matches) and `captures` (re.search's
-groups), in the interpreter and in the compiled tiers.
+`count` (the number of re.finditer's matches), `captures` (re.search's
+groups) and `matchingLines` (the lines re.search finds something in), in the interpreter and in the compiled tiers.
 
 Patterns are drawn from the syntax both share (literals over a small
 alphabet, `.`, classes and negated classes, `\\d \\w \\s`, groups, `(?:…)`,
@@ -100,7 +100,10 @@ def model(p, s):
     m = re.search(p, s)
     span = f"{m.start()},{m.end()}" if m else "-"
     groups = "|".join(shown(g) for g in m.groups()) if m else "none"
-    return f"{1 if re.fullmatch(p, s) else 0} {span} {sum(1 for _ in re.finditer(p, s))} {groups}"
+    lines = s.split(b"\n")[:-1] if s.endswith(b"\n") else s.split(b"\n") if s else []
+    hits = [l for l in lines if re.search(p, l)]
+    return (f"{1 if re.fullmatch(p, s) else 0} {span} {sum(1 for _ in re.finditer(p, s))} "
+            f"{len(hits)}:{sum(map(len, hits))} {groups}")
 
 
 PRELUDE = """.plugin regex
@@ -111,10 +114,13 @@ showGroup : Maybe String → String
   = λ m. maybe "-" (λ g. strJoin "" (cons "'" (cons (replace (replace g "\\n" "<NL>") "\\xe9" "<E9>") (cons "'" nil)))) m
 showCaps : {n : Nat} → Maybe (Array n (Maybe String)) → String
   = λ m. maybe "none" (λ a. strJoin "|" (map showGroup (arrayToList a))) m
+showLines : List String → String
+  = λ ls. strCat (showNat (len ls)) (strCat ":" (showNat (foldl (λ n l. n + strLen l) 0 ls)))
 check : String → String → IO Unit
   = λ p s. let r = re p;
       putStrLn (strJoin " " (cons (if matches r s then "1" else "0")
-        (cons (showSpan (search r s)) (cons (showNat (count r s)) (cons (showCaps (captures r s)) nil)))))
+        (cons (showSpan (search r s)) (cons (showNat (count r s))
+          (cons (showLines (matchingLines r s)) (cons (showCaps (captures r s)) nil))))))
 """
 
 
