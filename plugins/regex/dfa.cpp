@@ -132,6 +132,7 @@ void LazyDfa::flush() {
   states_.clear();
   trans_.clear();
   match_.clear();
+  pairs_.clear();
   index_.clear();
   starts_.clear();
   recentStarts_.fill({});
@@ -205,6 +206,21 @@ bool LazyDfa::explore(size_t limit) {
       next(encode(i), c);
       if (states_.size() > limit) return false;
     }
+  return true;
+}
+
+bool LazyDfa::buildPairs(size_t maxStates) {
+  if (!pairs_.empty()) return true;
+  if (numClasses_ > 32 || !explore(maxStates)) return false;
+  size_t nc = numClasses_, nc2 = nc * nc;
+  std::vector<S> out(states_.size() * nc2);
+  for (size_t i = 0; i < states_.size(); ++i)
+    for (uint32_t c1 = 0; c1 < nc; ++c1) {
+      S mid = next(encode(i), c1);
+      for (uint32_t c2 = 0; c2 < nc; ++c2)
+        out[i * nc2 + c1 * nc + c2] = pairRow(next(mid, c2));
+    }
+  pairs_ = std::move(out);
   return true;
 }
 

@@ -72,6 +72,16 @@ public:
   /// instead of stepping through s's self-loop. Empty: s cannot be skipped.
   std::vector<uint8_t> exits(S s);
 
+  /// Two bytes a step, for a DFA small enough to build whole (at most
+  /// `maxStates` states, 32 classes): pairs()[p + c1 · classes + c2] is the
+  /// state after classes c1 then c2 from the pair row p, rows of classes²
+  /// (pairRow, rowOfPair convert; the dead state is 0 in both). False if
+  /// the DFA is larger. (A whole DFA is never flushed: it stays valid.)
+  bool buildPairs(size_t maxStates);
+  const S* pairs() const { return pairs_.data(); }
+  S pairRow(S s) const { return S(indexOf(s) * numClasses_ * numClasses_); }
+  S rowOfPair(S p) const { return encode(size_t(p) / (numClasses_ * numClasses_)); }
+
   /// Every state the cache has and every one reachable from them (at most
   /// `limit` in all; false if there are more): the whole DFA, for
   /// minimisation and `:regex`.
@@ -100,6 +110,7 @@ private:
   std::vector<State> states_;
   std::vector<S> trans_;       // by rows of stride_; -1: not computed yet
   std::vector<uint8_t> match_; // at each row's offset: the state's match flag
+  std::vector<S> pairs_;
   std::unordered_map<std::string, int32_t> index_;
   std::unordered_map<uint64_t, S> starts_;
   struct RecentStart {

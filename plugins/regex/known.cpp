@@ -22,8 +22,16 @@ std::unordered_map<std::string, std::unique_ptr<Matcher>>& known() {
 
 // The pattern was parsed where the code was compiled: it is valid.
 Matcher& matcher(Matcher** slot, const char* pattern, uint64_t length) {
-  if (*slot) return **slot;
-  std::string text(pattern, length);
+  if (!*slot) *slot = &knownMatcher({pattern, length});
+  return **slot;
+}
+
+} // namespace
+
+bool knownRoom() { return known().size() < kMaxKnown; }
+
+Matcher& knownMatcher(std::string_view pattern) {
+  std::string text(pattern);
   auto& m = known()[text];
   if (!m) {
     auto t0 = std::chrono::steady_clock::now();
@@ -36,12 +44,8 @@ Matcher& matcher(Matcher** slot, const char* pattern, uint64_t length) {
       std::fprintf(stderr, "jit: regex %s compiled for code in %.3f ms (%s)\n",
                    unicode::visible(text).c_str(), ms, m->describe().c_str());
   }
-  return *(*slot = m.get());
+  return *m;
 }
-
-} // namespace
-
-bool knownRoom() { return known().size() < kMaxKnown; }
 
 } // namespace thorin::plug::regex
 

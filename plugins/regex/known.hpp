@@ -6,12 +6,15 @@
 // way, later ones take the primitives' path.
 #pragma once
 #include <cstdint>
+#include <string_view>
 
 namespace thorin::plug::regex {
 class Matcher;
 constexpr unsigned kMaxKnown = 4096;
 /// Whether another pattern may still be compiled for code (lowering time).
 bool knownRoom();
+/// The matcher of a (valid) pattern known to compiled code, made once.
+Matcher& knownMatcher(std::string_view pattern);
 } // namespace thorin::plug::regex
 
 extern "C" {

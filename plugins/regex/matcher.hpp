@@ -44,6 +44,12 @@ public:
   const Program& program() const { return pike_; }
   /// The forward DFA (nullptr: the Pike VM runs this pattern).
   LazyDfa* forward() { return forward_.get(); }
+  /// The anchored DFA that `fullMatch` runs (nullptr: the Pike VM), and
+  /// the inputs it leaves to the Pike VM: with \b, the empty string; with
+  /// `$`, one that ends with '\n'.
+  LazyDfa* whole() { return whole_.get(); }
+  bool usesWord() const { return usesWord_; }
+  bool usesLineEnd() const { return usesLineEnd_; }
   /// The pc of the unanchored start in the forward DFA's program.
   uint32_t unanchoredStart() const { return unanchored_; }
 
@@ -52,6 +58,8 @@ private:
   std::unique_ptr<LazyDfa> forward_, whole_, reverse_;
   uint32_t unanchored_ = 0, groups_ = 0;
   bool nullable_ = true, usesLineEnd_ = false, usesWord_ = false;
+  int pairs_ = 0; // fullMatch two bytes a step: 0 not tried yet, 1 yes, -1 too large
+  static constexpr size_t kPairStates = 64;
   bool lineLocal_ = false; // no match crosses or needs a line's ends: search the whole text
   // The forward DFA's restart state (no partial match) and the bytes that
   // leave it, while the cache has not been flushed since they were found.

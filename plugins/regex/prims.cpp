@@ -16,6 +16,7 @@
 #include "regex_axioms.hpp"
 #include "replace.hpp"
 #include "runtime/engine.hpp"
+#include "runtime/gc.hpp"
 #include "runtime/primitive.hpp"
 #include "simplify.hpp"
 
@@ -26,15 +27,13 @@ using namespace rt;
 
 struct Compiled {
   std::unordered_map<std::string, std::unique_ptr<Matcher>> byText;
-  // The last patterns looked up, by where their text is: a hot loop calls
-  // with the same string object, and comparing its bytes is cheaper than
-  // hashing them. (Checked by content: the object may be gone and its
-  // address reused.)
-  struct Recent {
-    const std::string* text = nullptr;
-    Matcher* m = nullptr;
-  };
-  std::array<Recent, 8> recent{};
+  // The last patterns looked up, by their string object: a hot loop calls
+  // with the same one. The objects are held here where the collector sees
+  // them, so an address is never another string's; a string's bytes never
+  // change below its length (appending in place changes the length).
+  static constexpr size_t kRecent = 8;
+  gc::RootedVector<V> objects = gc::RootedVector<V>(kRecent, 0);
+  std::array<std::pair<size_t, Matcher*>, kRecent> recent{}; // (length, matcher)
 };
 
 // The matcher of a pattern, parsed and compiled once; a malformed one is a
@@ -42,8 +41,9 @@ struct Compiled {
 Matcher& matcherOf(V pattern, uint32_t span) {
   static Compiled cache;
   std::string_view text = toStr(pattern);
-  auto& slot = cache.recent[(reinterpret_cast<uintptr_t>(text.data()) >> 4) % cache.recent.size()];
-  if (slot.text && *slot.text == text) return *slot.m;
+  size_t at = (pattern >> 4) % Compiled::kRecent;
+  if (cache.objects[at] == pattern && cache.recent[at].first == text.size())
+    return *cache.recent[at].second;
   std::string key(text);
   auto it = cache.byText.find(key);
   if (it == cache.byText.end()) {
@@ -60,6 +60,7 @@ Matcher& matcherOf(V pattern, uint32_t span) {
     if (cache.byText.size() >= 256) { // (no reference into it outlives a call)
       cache.byText.clear();
       cache.recent.fill({});
+      std::fill(cache.objects.begin(), cache.objects.end(), 0);
     }
     auto t0 = std::chrono::steady_clock::now();
     auto m = std::make_unique<Matcher>(p);
@@ -70,7 +71,8 @@ Matcher& matcherOf(V pattern, uint32_t span) {
                    unicode::visible(key).c_str(), ms, m->describe().c_str());
     it = cache.byText.emplace(std::move(key), std::move(m)).first;
   }
-  slot = {&it->first, it->second.get()};
+  cache.objects[at] = pattern;
+  cache.recent[at] = {text.size(), it->second.get()};
   return *it->second;
 }
 
