@@ -131,6 +131,12 @@ Val* vApp(World& w, Val* f, Val* a, Icit i) {
   }
 }
 
+Val* vAppNormal(World& w, Val* f, Val* a, Icit i) {
+  Val* v = neutral(w, f, snoc(w, f->sp, Elim::App, a, i));
+  if (v->tag == VTag::Top && v->axiom) v->axiom = 2; // (stuck for good: normal already)
+  return v;
+}
+
 Val* vProj1(World& w, Val* v) {
   switch (v->tag) {
   case VTag::Pair: return v->a;

@@ -8,6 +8,9 @@ namespace thorin {
 Val* eval(World& w, Env* env, Tm* t);
 Val* apply(World& w, Val* closureOwner, Val* arg); // Lam / Pi / Sigma closures
 Val* vApp(World& w, Val* f, Val* a, Icit i);
+/// f (a top-level head) applied to a, left as it is: the normal form a
+/// normalizer builds is not normalized again (its axiom is not run).
+Val* vAppNormal(World& w, Val* f, Val* a, Icit i);
 Val* vProj1(World& w, Val* v);
 Val* vProj2(World& w, Val* v);
 /// `if c …` with the branches in `thunk` (a Thunk of the If term).

@@ -5,10 +5,12 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "combinators.hpp"
 #include "core/axiom.hpp"
 #include "core/eval.hpp"
 #include "core/inspect.hpp"
 #include "core/literal.hpp"
+#include "core/pretty.hpp"
 #include "core/unicode.hpp"
 #include "core/world.hpp"
 #include "matcher.hpp"
@@ -27,45 +29,37 @@ std::optional<LiteralError> checkPattern(std::string_view pattern) {
   return std::nullopt;
 }
 
-// The pattern text of `re "…"` (its argument normalized to a literal), if r is one.
-const void* knownPattern(World& w, Val* r) {
-  if (r->tag != VTag::Top || !r->sp || r->sp->prev || r->sp->kind != Elim::App) return nullptr;
-  const Axiom* head = w.tops[r->n].axiom;
-  if (!head || head->id != id(ax::re)) return nullptr;
-  Val* s = forceAll(w, r->sp->arg);
-  return s->tag == VTag::Lit && LitKind(s->n) == LitKind::Str ? s->big : nullptr;
+// groups r of a known pattern: the number of capturing groups.
+Val* groupsOf(World& w, Val* const* a) {
+  uint32_t n = 0;
+  if (!knownTree(w, a[0], &n)) return nullptr;
+  return vLit(w, LitKind::Nat, n);
 }
 
-// groups (re "…"): the number of capturing groups.
-Val* groupsOf(World& w, Val* const* a) {
-  const void* text = knownPattern(w, a[0]);
-  if (!text) return nullptr;
-  try {
-    return vLit(w, LitKind::Nat, parse(litStr(text)).groups);
-  } catch (SyntaxError&) {
-    return nullptr; // (reported where the literal is given to re)
-  }
+// `re "…"` or a combinator on known patterns: the normal form
+// (combinators.cpp), built from the application as given.
+template <ax A, size_t N> Val* toNormal(World& w, Val* const* a) {
+  int32_t e = w.axiomEntry(id(A));
+  if (e < 0) return nullptr;
+  Val* app = w.topHead(TopId(e));
+  for (size_t i = 0; i < N; ++i)
+    app = vAppNormal(w, app, a[i], Icit::Expl);
+  return normalForm(w, app);
 }
 
 // `:regex EXPR`: the pattern, its normal form, its groups, byte classes and
 // the size of its search DFA (minimal, when it is small enough to build).
 std::optional<std::string> inspect(World& w, Val* v, std::string& error) {
-  const void* text = knownPattern(w, v);
-  if (!text) {
-    error =
-        ":regex needs a pattern known while checking: an expression that normalizes to re \"…\"";
-    return std::nullopt;
-  }
   Pattern p;
-  try {
-    p = parse(litStr(text));
-  } catch (SyntaxError& e) {
-    error = "invalid regular expression: " + e.message;
+  p.root = knownTree(w, v, &p.groups);
+  if (!p.root) {
+    error = ":regex needs a pattern known while checking (re \"…\", or combinators of known "
+            "patterns)";
     return std::nullopt;
   }
   simplify(p);
-  std::string out = fmt::format("pattern      {}\nnormal form  {}\ngroups       {}\n",
-                                unicode::visible(litStr(text)), show(*p.root), p.groups);
+  std::string out = fmt::format("term         {}\ntree         {}\ngroups       {}\n",
+                                show(w, quote(w, w.scratch, 0, v)), show(*p.root), p.groups);
   Matcher m(p);
   LazyDfa* d = m.forward();
   if (!d) return out + "matcher      Pike VM (a loop whose body can match the empty string)\n";
@@ -95,6 +89,17 @@ void normalizers() {
   AxiomTable& t = AxiomTable::get();
   t[id(ax::re)].checkLiteral = checkPattern;
   t[id(ax::groups)].norm = groupsOf;
+  t[id(ax::re)].norm = toNormal<ax::re, 1>;
+  t[id(ax::lit)].norm = toNormal<ax::lit, 1>;
+  t[id(ax::range)].norm = toNormal<ax::range, 2>;
+  t[id(ax::seq)].norm = toNormal<ax::seq, 2>;
+  t[id(ax::alt)].norm = toNormal<ax::alt, 2>;
+  t[id(ax::rep)].norm = toNormal<ax::rep, 3>;
+  t[id(ax::atLeast)].norm = toNormal<ax::atLeast, 2>;
+  t[id(ax::lazy)].norm = toNormal<ax::lazy, 1>;
+  t[id(ax::group)].norm = toNormal<ax::group, 1>;
+  t[id(ax::anchor)].norm = toNormal<ax::anchor, 1>;
+  t[id(ax::complement)].norm = toNormal<ax::complement, 1>;
   registerInspector({"regex", "a pattern's normal form, byte classes and DFA size", inspect});
 }
 

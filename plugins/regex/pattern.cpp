@@ -329,6 +329,56 @@ std::string showSet(const ByteSet& s) {
 
 Pattern parse(std::string_view pattern) { return Parser(pattern).run(); }
 
+static std::string byteText(unsigned c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
+             ? std::string(1, char(c))
+             : fmt::format("\\x{:02x}", c);
+}
+
+std::string patternText(const Node& n) {
+  switch (n.kind) {
+  case Node::Empty: return "";
+  case Node::Bytes: {
+    if (n.bytes.count() == 1)
+      for (unsigned c = 0; c < 256; ++c)
+        if (n.bytes.test(c)) return byteText(c);
+    std::string out = "[";
+    for (unsigned c = 0; c < 256; ++c) {
+      if (!n.bytes.test(c)) continue;
+      unsigned e = c;
+      while (e + 1 < 256 && n.bytes.test(e + 1))
+        ++e;
+      out += e == c ? byteText(c) : byteText(c) + "-" + byteText(e);
+      c = e;
+    }
+    return n.bytes.none() ? "[^\\x00-\\xff]" : out + "]";
+  }
+  case Node::Seq: {
+    std::string out;
+    for (auto& k : n.kids)
+      out += k->kind == Node::Alt ? "(?:" + patternText(*k) + ")" : patternText(*k);
+    return out;
+  }
+  case Node::Alt: {
+    std::string out;
+    for (size_t i = 0; i < n.kids.size(); ++i)
+      out += (i ? "|" : "") + patternText(*n.kids[i]);
+    return out;
+  }
+  case Node::Repeat:
+    return "(?:" + patternText(*n.kids[0]) + ")" +
+           (n.max == kUnbounded ? fmt::format("{{{},}}", n.min)
+                                : fmt::format("{{{},{}}}", n.min, n.max)) +
+           (n.lazy ? "?" : "");
+  case Node::Group: return (n.group ? "(" : "(?:") + patternText(*n.kids[0]) + ")";
+  case Node::Assertion: {
+    static constexpr const char* kText[] = {"^", "$", "\\A", "\\z", "\\b", "\\B"};
+    return kText[size_t(n.assertion)];
+  }
+  }
+  return "";
+}
+
 std::string show(const Node& n) {
   auto list = [&](const char* name) {
     std::string out = std::string(name) + "(";

@@ -66,6 +66,11 @@ Pattern parse(std::string_view pattern);
 /// A byte set as a class: `[a-z_]`, `any`; bytes outside printable ASCII as \xHH.
 std::string showSet(const ByteSet& s);
 
+/// The tree as pattern text that parses back to it (every byte as \xHH
+/// where it could mean something else; no flags): what the combinators
+/// build at run time.
+std::string patternText(const Node& n);
+
 /// Can n match the empty string?
 bool nullable(const Node& n);
 

@@ -113,6 +113,97 @@ V matchingLines(const V* a, uint32_t span) {
   return list;
 }
 
+// The combinators at run time: each builds the pattern text of its tree
+// (patternText), from the trees of its argument patterns — so a pattern
+// built from them is matched as any other, compiled once per text.
+std::unique_ptr<Node> treeOfText(V pattern, uint32_t span) {
+  try {
+    Pattern p = parse(toStr(pattern));
+    simplify(p); // (as elaboration would: `reNot (reAlt (reLit "a") (reLit "b"))` is a set)
+    return std::move(p.root);
+  } catch (SyntaxError& e) {
+    fail(fmt::format("invalid regular expression: {} (at byte {} of the pattern)", e.message,
+                     e.offset)
+             .c_str(),
+         span);
+  }
+}
+std::unique_ptr<Node> node(Node::Kind k) {
+  auto n = std::make_unique<Node>();
+  n->kind = k;
+  return n;
+}
+uint64_t natArg(V v, uint64_t most, const char* what, uint32_t span) {
+  if (!isImm(v) || uint64_t(immVal(v)) > most)
+    fail(fmt::format("{}: {} is above {}, the largest it takes", what, showNat(v), most).c_str(),
+         span);
+  return uint64_t(immVal(v));
+}
+V textOf(const Node& n) { return ofStr(patternText(n)); }
+
+V lit(const V* a, uint32_t) {
+  auto q = node(Node::Seq);
+  for (char c : toStr(a[0])) {
+    auto b = node(Node::Bytes);
+    b->bytes.set(static_cast<unsigned char>(c));
+    q->kids.push_back(std::move(b));
+  }
+  return textOf(*q);
+}
+V range(const V* a, uint32_t span) {
+  uint64_t lo = natArg(a[0], 255, "reRange", span), hi = natArg(a[1], 255, "reRange", span);
+  if (lo > hi) fail(fmt::format("reRange {} {}: an empty range", lo, hi).c_str(), span);
+  auto b = node(Node::Bytes);
+  for (uint64_t c = lo; c <= hi; ++c)
+    b->bytes.set(c);
+  return textOf(*b);
+}
+template <Node::Kind K> V pairOf(const V* a, uint32_t span) { // seq, alt
+  auto n = node(K);
+  n->kids.push_back(treeOfText(a[0], span));
+  n->kids.push_back(treeOfText(a[1], span));
+  return textOf(*n);
+}
+V rep(const V* a, uint32_t span) {
+  auto n = node(Node::Repeat);
+  n->min = uint32_t(natArg(a[0], kMaxRepeat, "reRep", span));
+  n->max = uint32_t(natArg(a[1], kMaxRepeat, "reRep", span));
+  if (n->max < n->min)
+    fail(fmt::format("reRep {} {}: min repeat greater than max repeat", n->min, n->max).c_str(),
+         span);
+  n->kids.push_back(treeOfText(a[2], span));
+  return textOf(*n);
+}
+V atLeast(const V* a, uint32_t span) {
+  auto n = node(Node::Repeat);
+  n->min = uint32_t(natArg(a[0], kMaxRepeat, "reAtLeast", span));
+  n->max = kUnbounded;
+  n->kids.push_back(treeOfText(a[1], span));
+  return textOf(*n);
+}
+V lazy(const V* a, uint32_t span) {
+  auto n = treeOfText(a[0], span);
+  if (n->kind == Node::Repeat) n->lazy = true;
+  return textOf(*n);
+}
+V group(const V* a, uint32_t span) {
+  auto n = node(Node::Group);
+  n->group = 1;
+  n->kids.push_back(treeOfText(a[0], span));
+  return textOf(*n);
+}
+V anchor(const V* a, uint32_t span) {
+  auto n = node(Node::Assertion);
+  n->assertion = Assert(natArg(a[0], 5, "reAnchor", span));
+  return textOf(*n);
+}
+V complement(const V* a, uint32_t span) {
+  auto n = treeOfText(a[0], span);
+  if (n->kind != Node::Bytes) fail("reNot: the pattern is not a set of bytes", span);
+  n->bytes = ~n->bytes;
+  return textOf(*n);
+}
+
 V groups(const V* a, uint32_t span) { return imm(int64_t(matcherOf(a[0], span).groups())); }
 
 V just(V x) {
@@ -175,6 +266,16 @@ void prims() {
                       {ax::findAll, findAllSpans},
                       {ax::groups, groups},
                       {ax::matchingLines, matchingLines},
+                      {ax::lit, lit},
+                      {ax::range, range},
+                      {ax::seq, pairOf<Node::Seq>},
+                      {ax::alt, pairOf<Node::Alt>},
+                      {ax::rep, rep},
+                      {ax::atLeast, atLeast},
+                      {ax::lazy, lazy},
+                      {ax::group, group},
+                      {ax::anchor, anchor},
+                      {ax::complement, complement},
                       {ax::captures, captures},
                       {ax::replaceAll, replaceAll}}) {
     registerPrim(id(x), f);

@@ -51,7 +51,7 @@ NodeP seq(NodeP n) {
     }
     Run a, b; // x{a,b} x{c,d} → x{a+c,b+d} (greedy, one set)
     if (!kids.empty() && runOf(*kids.back(), a) && runOf(*s, b) && a.set == b.set && !a.lazy &&
-        !b.lazy) {
+        !b.lazy && (kids.back()->kind == Node::Repeat || s->kind == Node::Repeat)) {
       kids.back() = runNode({a.set, addCounts(a.min, b.min), addCounts(a.max, b.max), false});
       continue;
     }

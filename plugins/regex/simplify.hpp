@@ -12,7 +12,7 @@
 //   (x*)* (x+)* (x?)* (x*)+ (x+)? … → x*, (x+)+ → x+; {1} is its body, {0}
 //   empty;
 // - adjacent greedy repetitions of one byte set add up (x x* → x+,
-//   \d{2}\d{2} → \d{4}).
+//   \d{2}\d{2} → \d{4}; two single bytes stay a literal: "oo").
 #pragma once
 #include "pattern.hpp"
 

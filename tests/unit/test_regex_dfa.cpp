@@ -188,5 +188,36 @@ TEST_CASE("regex simplify: the same matches, spans and groups") {
           Pattern p = parse("(?:a|b|c)(?:x*)*\\d\\d{2}|foo|foo");
           simplify(p);
           return std::move(p.root);
-        }()) == "alt(seq([a-c], rep{0,inf}([x]), rep{3,3}([0-9])), seq([f], rep{2,2}([o])))");
+        }()) == "alt(seq([a-c], rep{0,inf}([x]), rep{3,3}([0-9])), seq([f], [o], [o]))");
+}
+
+TEST_CASE("regex patternText: the text the combinators build means the same") {
+  Gen g(4242);
+  int checked = 0;
+  for (int i = 0; i < 1500; ++i) {
+    std::string pat = (i % 7 == 0 ? "(?i)" : "") + g.alt(0).first;
+    Pattern p;
+    try {
+      p = parse(pat);
+    } catch (SyntaxError&) {
+      continue;
+    }
+    std::string text = patternText(*p.root);
+    INFO("pattern ", pat, " → ", text);
+    Pattern q = parse(text);
+    REQUIRE(q.groups == p.groups);
+    Program a = compile(p), b = compile(q);
+    for (int j = 0; j < 4; ++j) {
+      std::string s = g.text();
+      CHECK(fullMatch(a, s) == fullMatch(b, s));
+      auto x = search(a, s, 0, false), y = search(b, s, 0, false);
+      REQUIRE(bool(x) == bool(y));
+      if (x) {
+        x->resize(2 * (p.groups + 1)), y->resize(2 * (p.groups + 1));
+        CHECK(*x == *y);
+      }
+      ++checked;
+    }
+  }
+  CHECK(checked > 4000);
 }
