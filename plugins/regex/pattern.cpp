@@ -225,7 +225,12 @@ private:
     case 'f': return one('\f');
     case 'v': return one('\v');
     case 'a': return one('\a');
-    case '0': return one(0);
+    case '0': { // \0, \0o, \0oo: octal, as Python's
+      unsigned v = 0;
+      for (int k = 0; k < 2 && !atEnd() && peek() >= '0' && peek() <= '7'; ++k)
+        v = 8 * v + unsigned(p_[pos_++] - '0');
+      return one(v);
+    }
     case 'd': return bytesNode(digits());
     case 'D': return bytesNode(~digits());
     case 'w': return bytesNode(wordBytes());

@@ -5,7 +5,7 @@
 // elaboration can put its caret inside the string literal.
 //
 // The syntax and its meaning are Python's `re` on bytes (and RE2's) on their
-// common subset: literals and escapes (\n \t \r \f \v \0 \\ \. \xHH, any
+// common subset: literals and escapes (\n \t \r \f \v \0 \0oo \\ \. \xHH, any
 // punctuation escaped), `.` (any byte but '\n'), classes [a-z0-9_] and [^…]
 // with ranges and escapes inside, \d \w \s \D \W \S (ASCII), anchors ^ $ \A \z
 // (\Z too) \b \B, groups ( ), (?: ) and (?P<name> ), alternation |, the
