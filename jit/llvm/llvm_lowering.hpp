@@ -14,6 +14,8 @@
 
 namespace thorin::rt {
 
+struct ETm;
+
 struct LowerCx {
   llvm::IRBuilder<>& b;
   llvm::FunctionCallee fail; // void(const char* msg, i32 span), does not return
@@ -89,6 +91,12 @@ struct WordCx {
   std::function<llvm::Value*(llvm::Value*, MType)> box = {};
   /// Marks a word shared (runtime/share.hpp) before it is stored in the heap.
   std::function<llvm::Value*(llvm::Value*)> share = {};
+  /// The erased terms of the arguments, and what one is when it is known
+  /// where this code is compiled: a constant definition's erased body for a
+  /// global (followed through aliases), the term itself otherwise (the
+  /// regex plugin reads a pattern literal there).
+  std::vector<const ETm*> terms = {};
+  std::function<const ETm*(const ETm*)> known = {};
 };
 using WordLowering = llvm::Value* (*)(WordCx& cx, const std::vector<llvm::Value*>& args);
 

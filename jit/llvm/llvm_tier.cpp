@@ -1037,6 +1037,14 @@ public:
       cx.argTypes = std::move(types);
       cx.box = [this](Value* v, MType m) { return box(v, m); };
       cx.share = [this](Value* w) { return share(w); };
+      cx.terms.assign(t->args, t->args + t->n);
+      cx.known = [this](const ETm* e) -> const ETm* {
+        for (int hops = 0; e && e->tag == ETag::Global && hops < 16; ++hops) {
+          const Global& g = mc_.rt_.erased(e->n);
+          e = g.arity == 0 ? g.body : nullptr;
+        }
+        return e;
+      };
       if (speculate_)
         cx.deopt = [this](DeoptReason r) {
           b_.CreateCall(mc_.h_.deopt, {b_.getInt32(owner_), b_.getInt32(uint32_t(r))});
