@@ -53,7 +53,15 @@ public:
     return t >= 0 ? t : compute(s, cls);
   }
   /// Did a match end just before the byte that led into s?
-  bool isMatch(S s) const { return match_[size_t(s)] != 0; }
+  bool isMatch(S s) const { return (match_[size_t(s)] & kMatchFlag) != 0; }
+  /// Flags at each state's row offset: kMatchFlag (isMatch), and kRunFlag
+  /// for a state a scan may skip through (markRun: the matcher's choice).
+  static constexpr uint8_t kMatchFlag = 1, kRunFlag = 2;
+  void markRun(S s, bool on = true) {
+    match_[size_t(s)] = uint8_t((match_[size_t(s)] & ~kRunFlag) | (on ? kRunFlag : 0));
+  }
+  /// Can k more states be made without flushing the cache?
+  bool roomFor(size_t k) const { return states_.size() + k < maxStates_; }
   /// The table the loops read: the state after s on class c is at s + c;
   /// matchFlags()[s]: isMatch(s).
   const S* table() const { return trans_.data(); }

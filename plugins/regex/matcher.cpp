@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include <emmintrin.h>
+#include <tmmintrin.h>
 
 #include <fmt/format.h>
 
@@ -174,6 +175,7 @@ std::optional<size_t> Matcher::endOfMatch(std::string_view s, size_t from, size_
   const S* table = d.table();
   const uint8_t* matchAt = d.matchFlags();
   const uint8_t* cls = d.classes().data();
+  if (d.flushes() != runsFlushes_) runs_.clear(), runsFlushes_ = d.flushes();
   for (size_t i = from;;) {
     for (; i < n; ++i) {
       if (skip && st == restart_) {
@@ -184,12 +186,27 @@ std::optional<size_t> Matcher::endOfMatch(std::string_view s, size_t from, size_
       if (t <= 0) [[unlikely]] {
         if (t == LazyDfa::kDead) break;
         t = d.next(st, cls[p[i]]);
+        if (t == st && d.flushes() == flushes_) noteRun(d, st); // (a loop found: a run?)
         table = d.table(), matchAt = d.matchFlags();
         if (d.flushes() != flushes_) skip = false; // (the restart state's number is gone)
         if (t == LazyDfa::kDead) break;
       }
       st = t;
-      if (matchAt[st]) end = i;
+      if (uint8_t f = matchAt[st]) {
+        if (f & LazyDfa::kMatchFlag) end = i;
+        if ((f & LazyDfa::kRunFlag) && d.flushes() == runsFlushes_) // (skip through the run)
+          for (Run& r : runs_)
+            if (r.state == st && !r.off) {
+              size_t j = runEnd(r, p, i + 1, n);
+              if (j > i + 1 && (f & LazyDfa::kMatchFlag)) end = j - 1;
+              if (r.tries < kJudgeAfter && ++r.tries == kJudgeAfter &&
+                  (r.off = r.skipped < 3 * kJudgeAfter))
+                d.markRun(st, false); // (the hot loop looks no more)
+              r.skipped += j - (i + 1);
+              i = j - 1;
+              break;
+            }
+      }
     }
     if (i == n && d.isMatch(d.next(st, d.eot()))) end = n;
     if (!counted || !end) return end;
@@ -200,6 +217,57 @@ std::optional<size_t> Matcher::endOfMatch(std::string_view s, size_t from, size_
     table = d.table(), matchAt = d.matchFlags();
     if (d.flushes() != flushes_) skip = false;
   }
+}
+
+// A state with a loop on itself: when at least 16 bytes keep the scan in it
+// (a run such as `[A-Za-z]+`), it is marked to be skipped through.
+void Matcher::noteRun(LazyDfa& d, LazyDfa::S s) {
+  if (d.flushes() != runsFlushes_) runs_.clear(), runsFlushes_ = d.flushes();
+  if (runs_.size() >= 4 || !d.roomFor(257)) return; // (s must stay what it is: no flush)
+  for (const Run& r : runs_)
+    if (r.state == s) return;
+  size_t f = d.flushes();
+  Run r{s, {}, {}, {}, 0, 0, false};
+  for (unsigned c = 0; c < 256; ++c)
+    r.stay.set(c, d.next(s, d.classOf(uint8_t(c))) == s);
+  if (d.flushes() != f || r.stay.count() < 16) return;
+  for (unsigned c = 0; c < 256; ++c)
+    if (r.stay.test(c)) r.lo[c >> 7][c & 15] |= uint8_t(1u << ((c >> 4) & 7));
+  for (unsigned h = 0; h < 16; ++h)
+    r.hi[h >> 3][h] = uint8_t(1u << (h & 7));
+  runs_.push_back(r);
+  d.markRun(s);
+}
+
+// The first position from i whose byte leaves the run (n: none), sixteen at
+// a time: a byte is in the set when the mask its low nibble selects has its
+// high nibble's bit (two tables: bytes below 128 and from 128).
+__attribute__((target("ssse3"))) static size_t runEndSimd(const uint8_t (*lo)[16],
+                                                          const uint8_t (*hi)[16],
+                                                          const unsigned char* p, size_t i,
+                                                          size_t n) {
+  const __m128i low = _mm_set1_epi8(0x0f);
+  __m128i lo0 = _mm_load_si128(reinterpret_cast<const __m128i*>(lo[0]));
+  __m128i lo1 = _mm_load_si128(reinterpret_cast<const __m128i*>(lo[1]));
+  __m128i hi0 = _mm_load_si128(reinterpret_cast<const __m128i*>(hi[0]));
+  __m128i hi1 = _mm_load_si128(reinterpret_cast<const __m128i*>(hi[1]));
+  for (; i + 16 <= n; i += 16) {
+    __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + i));
+    __m128i l = _mm_and_si128(v, low), h = _mm_and_si128(_mm_srli_epi16(v, 4), low);
+    __m128i in = _mm_or_si128(_mm_and_si128(_mm_shuffle_epi8(lo0, l), _mm_shuffle_epi8(hi0, h)),
+                              _mm_and_si128(_mm_shuffle_epi8(lo1, l), _mm_shuffle_epi8(hi1, h)));
+    int out = _mm_movemask_epi8(_mm_cmpeq_epi8(in, _mm_setzero_si128()));
+    if (out) return i + size_t(__builtin_ctz(unsigned(out)));
+  }
+  return i;
+}
+
+size_t Matcher::runEnd(const Run& r, const unsigned char* p, size_t i, size_t n) const {
+  static const bool simd = __builtin_cpu_supports("ssse3");
+  if (simd) i = runEndSimd(r.lo, r.hi, p, i, n);
+  while (i < n && r.stay.test(p[i]))
+    ++i;
+  return i;
 }
 
 // The leftmost start of a match ending at `end` (not before `from`): the

@@ -61,6 +61,21 @@ private:
   int pairs_ = 0; // fullMatch two bytes a step: 0 not tried yet, 1 yes, -1 too large
   static constexpr size_t kPairStates = 64;
   bool lineLocal_ = false; // no match crosses or needs a line's ends: search the whole text
+  // States the forward scan stays in for a run of bytes (inside `\w+`): the
+  // scan skips to the end of the run, sixteen bytes compared at a time.
+  struct Run {
+    LazyDfa::S state;
+    ByteSet stay;
+    alignas(16) uint8_t lo[2][16], hi[2][16]; // (nibble tables: runEnd)
+    uint32_t tries = 0;   // skips so far (up to kJudgeAfter), and the bytes they passed:
+    uint64_t skipped = 0; // a run shorter than 3 bytes on average is not worth a skip
+    bool off = false;
+  };
+  static constexpr uint32_t kJudgeAfter = 256;
+  std::vector<Run> runs_;
+  size_t runsFlushes_ = 0;
+  void noteRun(LazyDfa& d, LazyDfa::S s);
+  size_t runEnd(const Run& r, const unsigned char* p, size_t i, size_t n) const;
   // The forward DFA's restart state (no partial match) and the bytes that
   // leave it, while the cache has not been flushed since they were found.
   LazyDfa::S restart_ = LazyDfa::kDead;
