@@ -1,5 +1,7 @@
 #include "pattern.hpp"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 namespace thorin::plug::regex {
@@ -62,6 +64,7 @@ private:
   size_t pos_ = 0;
   uint32_t groups_ = 0;
   bool caseless_ = false, dotAll_ = false;
+  std::vector<std::string_view> names_; // (of the named groups so far)
 
   [[noreturn]] void fail(std::string msg, size_t at, size_t len) {
     throw SyntaxError{std::move(msg), uint32_t(at), uint32_t(len)};
@@ -199,6 +202,16 @@ private:
       size_t nameAt = pos_ + 3, close = p_.find('>', nameAt);
       if (close == std::string_view::npos || close == nameAt)
         fail("a group name: (?P<name>…)", b, nameAt - b);
+      std::string_view name = p_.substr(nameAt, close - nameAt);
+      auto wordByte = [](char c) { return wordBytes().test(static_cast<unsigned char>(c)); };
+      if (!std::all_of(name.begin(), name.end(), wordByte) || (name[0] >= '0' && name[0] <= '9'))
+        fail(fmt::format("bad character in group name '{}' (a name is letters, digits and _, "
+                         "not starting with a digit)",
+                         name),
+             nameAt, close - nameAt);
+      if (std::find(names_.begin(), names_.end(), name) != names_.end())
+        fail(fmt::format("redefinition of group name '{}'", name), nameAt, close - nameAt);
+      names_.push_back(name);
       pos_ = close + 1;
       g->group = ++groups_;
     } else if (!atEnd() && peek() == '?') {

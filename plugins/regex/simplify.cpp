@@ -104,6 +104,14 @@ NodeP repeat(NodeP n) {
     NodeP body = std::move(in.kids[0]);
     n->min = n->min * in.min;
     n->max = kUnbounded;
+    n->kids[0] = std::move(body); // (in is gone)
+    return n;
+  }
+  // (x{a}){b} with x a byte set: x{a·b} (no larger than a count may be).
+  if (in.kind == Node::Repeat && in.kids[0]->kind == Node::Bytes && in.min == in.max &&
+      n->min == n->max && uint64_t(in.min) * n->min <= kMaxRepeat) {
+    n->min = n->max = in.min * n->min;
+    NodeP body = std::move(in.kids[0]);
     n->kids[0] = std::move(body);
   }
   return n;

@@ -9,8 +9,8 @@
 // - adjacent alternatives of one byte each are one set (`a|b|c` → [a-c]); an
 //   alternative equal to an earlier one is dropped (it is never taken);
 // - a repetition of a repetition of a byte set, both greedy, is one:
-//   (x*)* (x+)* (x?)* (x*)+ (x+)? … → x*, (x+)+ → x+; {1} is its body, {0}
-//   empty;
+//   (x*)* (x+)* (x?)* (x*)+ (x+)? … → x*, (x+)+ → x+, (x{2}){3} → x{6};
+//   {1} is its body, {0} empty;
 // - adjacent greedy repetitions of one byte set add up (x x* → x+,
 //   \d{2}\d{2} → \d{4}; two single bytes stay a literal: "oo").
 #pragma once

@@ -150,12 +150,13 @@ TEST_CASE("regex dfa: byte classes") {
 
 TEST_CASE("regex simplify: the same matches, spans and groups") {
   Gen g(99);
-  static const char* nested[] = {"(?:a*)*b", "(?:[ab]+)*c?",
-                                 "(?:a?)+",  "(?:a+)?b",
-                                 "(?:x*)+",  "a(?:b|c|d)e|a(?:b|c|d)e",
-                                 "aa*a{2}b", "(a)(?:a|b)\\d\\d{3}",
-                                 "a{2}?a",   "(?:a+){0,3}",
-                                 "a*?a",     "(?:b{1,2}){1,}"};
+  static const char* nested[] = {"(?:a*)*b",       "(?:[ab]+)*c?",
+                                 "(?:a?)+",        "(?:a+)?b",
+                                 "(?:x*)+",        "a(?:b|c|d)e|a(?:b|c|d)e",
+                                 "aa*a{2}b",       "(a)(?:a|b)\\d\\d{3}",
+                                 "a{2}?a",         "(?:a+){0,3}",
+                                 "a*?a",           "(?:b{1,2}){1,}",
+                                 "(?:[ab]{2}){3}c"};
   int checked = 0;
   for (int i = 0; i < 2000 + int(std::size(nested)); ++i) {
     std::string pat = i < int(std::size(nested)) ? nested[i] : g.alt(0).first;
