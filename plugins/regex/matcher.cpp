@@ -151,6 +151,37 @@ size_t skipTo(const unsigned char* p, size_t i, size_t n, const std::vector<uint
   return n;
 }
 
+// The first position from i whose byte leaves the run (n: none), sixteen at
+// a time: a byte is in the set when the mask its low nibble selects has its
+// high nibble's bit (two tables: bytes below 128 and from 128).
+__attribute__((target("ssse3"))) static size_t runEndSimd(const uint8_t (*lo)[16],
+                                                          const uint8_t (*hi)[16],
+                                                          const unsigned char* p, size_t i,
+                                                          size_t n) {
+  const __m128i low = _mm_set1_epi8(0x0f);
+  __m128i lo0 = _mm_load_si128(reinterpret_cast<const __m128i*>(lo[0]));
+  __m128i lo1 = _mm_load_si128(reinterpret_cast<const __m128i*>(lo[1]));
+  __m128i hi0 = _mm_load_si128(reinterpret_cast<const __m128i*>(hi[0]));
+  __m128i hi1 = _mm_load_si128(reinterpret_cast<const __m128i*>(hi[1]));
+  for (; i + 16 <= n; i += 16) {
+    __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + i));
+    __m128i l = _mm_and_si128(v, low), h = _mm_and_si128(_mm_srli_epi16(v, 4), low);
+    __m128i in = _mm_or_si128(_mm_and_si128(_mm_shuffle_epi8(lo0, l), _mm_shuffle_epi8(hi0, h)),
+                              _mm_and_si128(_mm_shuffle_epi8(lo1, l), _mm_shuffle_epi8(hi1, h)));
+    int out = _mm_movemask_epi8(_mm_cmpeq_epi8(in, _mm_setzero_si128()));
+    if (out) return i + size_t(__builtin_ctz(unsigned(out)));
+  }
+  return i;
+}
+
+inline size_t Matcher::runEnd(const Run& r, const unsigned char* p, size_t i, size_t n) const {
+  static const bool simd = __builtin_cpu_supports("ssse3");
+  if (simd) i = runEndSimd(r.lo, r.hi, p, i, n);
+  while (i < n && r.stay.test(p[i]))
+    ++i;
+  return i;
+}
+
 // The end of the leftmost-first match at or after `from`: the last position
 // a match was seen at before the forward DFA dies. Where the scan is back in
 // the state of no partial match (the restart state), it skips to the next
@@ -213,7 +244,10 @@ std::optional<size_t> Matcher::endOfMatch(std::string_view s, size_t from, size_
     ++*counted; // (then on from the match's end: a match is never empty here)
     i = *end;
     end.reset();
-    st = d.start(unanchored_, forwardAt(s, i));
+    // (where the state does not depend on the byte before, the restart state)
+    st = !usesWord_ && restartKnown_ && d.flushes() == flushes_
+             ? restart_
+             : d.start(unanchored_, forwardAt(s, i));
     table = d.table(), matchAt = d.matchFlags();
     if (d.flushes() != flushes_) skip = false;
   }
@@ -237,37 +271,6 @@ void Matcher::noteRun(LazyDfa& d, LazyDfa::S s) {
     r.hi[h >> 3][h] = uint8_t(1u << (h & 7));
   runs_.push_back(r);
   d.markRun(s);
-}
-
-// The first position from i whose byte leaves the run (n: none), sixteen at
-// a time: a byte is in the set when the mask its low nibble selects has its
-// high nibble's bit (two tables: bytes below 128 and from 128).
-__attribute__((target("ssse3"))) static size_t runEndSimd(const uint8_t (*lo)[16],
-                                                          const uint8_t (*hi)[16],
-                                                          const unsigned char* p, size_t i,
-                                                          size_t n) {
-  const __m128i low = _mm_set1_epi8(0x0f);
-  __m128i lo0 = _mm_load_si128(reinterpret_cast<const __m128i*>(lo[0]));
-  __m128i lo1 = _mm_load_si128(reinterpret_cast<const __m128i*>(lo[1]));
-  __m128i hi0 = _mm_load_si128(reinterpret_cast<const __m128i*>(hi[0]));
-  __m128i hi1 = _mm_load_si128(reinterpret_cast<const __m128i*>(hi[1]));
-  for (; i + 16 <= n; i += 16) {
-    __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + i));
-    __m128i l = _mm_and_si128(v, low), h = _mm_and_si128(_mm_srli_epi16(v, 4), low);
-    __m128i in = _mm_or_si128(_mm_and_si128(_mm_shuffle_epi8(lo0, l), _mm_shuffle_epi8(hi0, h)),
-                              _mm_and_si128(_mm_shuffle_epi8(lo1, l), _mm_shuffle_epi8(hi1, h)));
-    int out = _mm_movemask_epi8(_mm_cmpeq_epi8(in, _mm_setzero_si128()));
-    if (out) return i + size_t(__builtin_ctz(unsigned(out)));
-  }
-  return i;
-}
-
-size_t Matcher::runEnd(const Run& r, const unsigned char* p, size_t i, size_t n) const {
-  static const bool simd = __builtin_cpu_supports("ssse3");
-  if (simd) i = runEndSimd(r.lo, r.hi, p, i, n);
-  while (i < n && r.stay.test(p[i]))
-    ++i;
-  return i;
 }
 
 // The leftmost start of a match ending at `end` (not before `from`): the
