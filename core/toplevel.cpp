@@ -785,30 +785,32 @@ bool TopLevel::replBlock(const std::string& text, bool* incomplete) {
   }
 }
 
-bool TopLevel::query(const std::string& text, Show what, const char* origin, uint32_t from) {
+// The term in `text` (from `from`) given to `body`, in a transaction rolled
+// back afterwards: a query leaves the world as it was.
+bool TopLevel::onTerm(const std::string& text, const char* origin, uint32_t from,
+                      const std::function<void(Raw*)>& body) {
   auto snap = w_.snapshot();
   const Source* src = interactiveSource(origin, text, from);
   Arena syntax(16 * 1024);
   Parser parser(*src, syntax);
-  bool ok = transaction(w_, *this, Span{src, src->lexFrom, uint32_t(src->text.size())}, true, [&] {
-    Raw* r = parser.wholeTerm();
+  bool ok = transaction(w_, *this, Span{src, src->lexFrom, uint32_t(src->text.size())}, true,
+                        [&] { body(parser.wholeTerm()); });
+  if (ok) w_.rollback(snap);
+  return ok;
+}
+
+bool TopLevel::query(const std::string& text, Show what, const char* origin, uint32_t from) {
+  return onTerm(text, origin, from, [&](Raw* r) {
     if (what == Show::Eval)
       evalQuery(r);
     else
       showQuery(r, what);
   });
-  if (ok) w_.rollback(snap);
-  return ok;
 }
 
 bool TopLevel::inspect(const std::string& text, const Inspector& i, const char* origin,
                        uint32_t from) {
-  auto snap = w_.snapshot();
-  const Source* src = interactiveSource(origin, text, from);
-  Arena syntax(16 * 1024);
-  Parser parser(*src, syntax);
-  bool ok = transaction(w_, *this, Span{src, src->lexFrom, uint32_t(src->text.size())}, true, [&] {
-    Raw* r = parser.wholeTerm();
+  return onTerm(text, origin, from, [&](Raw* r) {
     w_.beginEntry();
     Elab el(w_);
     Cxt c;
@@ -820,8 +822,6 @@ bool TopLevel::inspect(const std::string& text, const Inspector& i, const char* 
     if (!shown) fail(r->span, error);
     out_ << *shown;
   });
-  if (ok) w_.rollback(snap);
-  return ok;
 }
 
 } // namespace thorin

@@ -3,6 +3,7 @@
 // a transaction on the World: if it fails, the World is left as it was.
 #pragma once
 #include <chrono>
+#include <functional>
 #include <iosfwd>
 #include <optional>
 #include <string>
@@ -117,6 +118,8 @@ public:
   /// `from`: where the expression starts in `text` (after a REPL command's name).
   bool query(const std::string& text, Show what, const char* origin = "<interactive>",
              uint32_t from = 0);
+  bool onTerm(const std::string& text, const char* origin, uint32_t from,
+              const std::function<void(Raw*)>& body);
   /// A plugin's command (core/inspect.hpp) on the expression in `text`.
   bool inspect(const std::string& text, const struct Inspector& i, const char* origin,
                uint32_t from);
@@ -154,7 +157,7 @@ private:
   };
   DataDecl declareData(const Entry& e, bool prelude);
   void finishData(const Entry& e, const DataDecl& d, const std::vector<TopId>& block, bool prelude);
-  void defineMutual(const Entry& e, bool prelude); // mutual.cpp
+  void defineMutual(const Entry& e, bool prelude);  // mutual.cpp
   std::vector<int32_t> definedTops(const Entry& e); // reload.cpp
   Name lastClauses_; // the function whose clauses came last (a later clause is separated)
   // eliminator.cpp

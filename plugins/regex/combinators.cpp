@@ -27,12 +27,6 @@ namespace {
 
 using NodeP = std::unique_ptr<Node>;
 
-NodeP make(Node::Kind k) {
-  auto n = std::make_unique<Node>();
-  n->kind = k;
-  return n;
-}
-
 // An application of one of the plugin's axioms: its id and arguments.
 struct App {
   AxiomId id = kNoAxiom;
@@ -62,14 +56,14 @@ const void* strArg(World& w, Val* v) {
 
 NodeP literalBytes(std::string_view s) {
   if (s.size() == 1) {
-    auto b = make(Node::Bytes);
+    auto b = makeNode(Node::Bytes);
     b->bytes.set(static_cast<unsigned char>(s[0]));
     return b;
   }
-  auto q = make(Node::Seq);
+  auto q = makeNode(Node::Seq);
   for (char c : s)
     q->kids.push_back(literalBytes(std::string_view(&c, 1)));
-  return s.empty() ? make(Node::Empty) : std::move(q);
+  return s.empty() ? makeNode(Node::Empty) : std::move(q);
 }
 
 // The tree of a known pattern term (nullptr: not known while checking).
@@ -93,7 +87,7 @@ NodeP treeOf(World& w, Val* v, int depth = 0) {
   }
   if (a.id == id(ax::range)) {
     if (!natArg(w, a.args[0], m) || !natArg(w, a.args[1], n) || m > n || n > 255) return nullptr;
-    auto b = make(Node::Bytes);
+    auto b = makeNode(Node::Bytes);
     for (uint64_t c = m; c <= n; ++c)
       b->bytes.set(c);
     return b;
@@ -101,7 +95,7 @@ NodeP treeOf(World& w, Val* v, int depth = 0) {
   if (a.id == id(ax::seq) || a.id == id(ax::alt)) {
     NodeP x = kid(0), y = x ? kid(1) : nullptr;
     if (!y) return nullptr;
-    auto s = make(a.id == id(ax::seq) ? Node::Seq : Node::Alt);
+    auto s = makeNode(a.id == id(ax::seq) ? Node::Seq : Node::Alt);
     s->kids.push_back(std::move(x));
     s->kids.push_back(std::move(y));
     return s;
@@ -113,7 +107,7 @@ NodeP treeOf(World& w, Val* v, int depth = 0) {
     if (m > kMaxRepeat || (bounded && (n < m || n > kMaxRepeat))) return nullptr;
     NodeP body = kid(bounded ? 2 : 1);
     if (!body) return nullptr;
-    auto r = make(Node::Repeat);
+    auto r = makeNode(Node::Repeat);
     r->min = uint32_t(m), r->max = uint32_t(n);
     r->kids.push_back(std::move(body));
     return r;
@@ -126,7 +120,7 @@ NodeP treeOf(World& w, Val* v, int depth = 0) {
   if (a.id == id(ax::group)) {
     NodeP body = kid(0);
     if (!body) return nullptr;
-    auto g = make(Node::Group);
+    auto g = makeNode(Node::Group);
     g->group = 1; // (numbered when the whole tree is known)
     g->kids.push_back(std::move(body));
     return g;
@@ -139,7 +133,7 @@ NodeP treeOf(World& w, Val* v, int depth = 0) {
   }
   if (a.id == id(ax::anchor)) {
     if (!natArg(w, a.args[0], m) || m > 5) return nullptr;
-    auto n2 = make(Node::Assertion);
+    auto n2 = makeNode(Node::Assertion);
     n2->assertion = Assert(m);
     return n2;
   }

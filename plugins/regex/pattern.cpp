@@ -5,6 +5,13 @@
 #include <fmt/format.h>
 
 namespace thorin::plug::regex {
+
+std::unique_ptr<Node> makeNode(Node::Kind k) {
+  auto n = std::make_unique<Node>();
+  n->kind = k;
+  return n;
+}
+
 namespace {
 
 ByteSet rangeSet(unsigned lo, unsigned hi) {
@@ -26,13 +33,8 @@ ByteSet caseFolded(ByteSet s) {
   return s;
 }
 
-std::unique_ptr<Node> node(Node::Kind k) {
-  auto n = std::make_unique<Node>();
-  n->kind = k;
-  return n;
-}
 std::unique_ptr<Node> bytesNode(ByteSet s) {
-  auto n = node(Node::Bytes);
+  auto n = makeNode(Node::Bytes);
   n->bytes = s;
   return n;
 }
@@ -94,7 +96,7 @@ private:
   std::unique_ptr<Node> alternation() {
     auto first = sequence();
     if (atEnd() || peek() != '|') return first;
-    auto alt = node(Node::Alt);
+    auto alt = makeNode(Node::Alt);
     alt->kids.push_back(std::move(first));
     while (!atEnd() && peek() == '|') {
       ++pos_;
@@ -104,10 +106,10 @@ private:
   }
 
   std::unique_ptr<Node> sequence() {
-    auto seq = node(Node::Seq);
+    auto seq = makeNode(Node::Seq);
     while (!atEnd() && peek() != '|' && peek() != ')')
       seq->kids.push_back(quantified());
-    if (seq->kids.empty()) return node(Node::Empty);
+    if (seq->kids.empty()) return makeNode(Node::Empty);
     if (seq->kids.size() == 1) return std::move(seq->kids[0]);
     return seq;
   }
@@ -123,7 +125,7 @@ private:
         fail("nothing to repeat", q, pos_ - q);
       if (repeated) fail("multiple repeat", q, pos_ - q);
       repeated = true;
-      auto r = node(Node::Repeat);
+      auto r = makeNode(Node::Repeat);
       r->min = min;
       r->max = max;
       if (!atEnd() && peek() == '?') r->lazy = true, ++pos_;
@@ -189,13 +191,13 @@ private:
   }
 
   std::unique_ptr<Node> assertion(Assert a) {
-    auto n = node(Node::Assertion);
+    auto n = makeNode(Node::Assertion);
     n->assertion = a;
     return n;
   }
 
   std::unique_ptr<Node> group(size_t b) {
-    auto g = node(Node::Group);
+    auto g = makeNode(Node::Group);
     if (p_.substr(pos_, 2) == "?:") {
       pos_ += 2;
     } else if (p_.substr(pos_, 3) == "?P<") {

@@ -60,6 +60,9 @@ struct SyntaxError {
   uint32_t length; // at least 1 (at the end of the pattern: 0)
 };
 
+/// A node of kind k with nothing in it yet.
+std::unique_ptr<Node> makeNode(Node::Kind k);
+
 /// Parses `pattern`; throws SyntaxError.
 Pattern parse(std::string_view pattern);
 

@@ -128,11 +128,6 @@ std::unique_ptr<Node> treeOfText(V pattern, uint32_t span) {
          span);
   }
 }
-std::unique_ptr<Node> node(Node::Kind k) {
-  auto n = std::make_unique<Node>();
-  n->kind = k;
-  return n;
-}
 uint64_t natArg(V v, uint64_t most, const char* what, uint32_t span) {
   if (!isImm(v) || uint64_t(immVal(v)) > most)
     fail(fmt::format("{}: {} is above {}, the largest it takes", what, showNat(v), most).c_str(),
@@ -142,9 +137,9 @@ uint64_t natArg(V v, uint64_t most, const char* what, uint32_t span) {
 V textOf(const Node& n) { return ofStr(patternText(n)); }
 
 V lit(const V* a, uint32_t) {
-  auto q = node(Node::Seq);
+  auto q = makeNode(Node::Seq);
   for (char c : toStr(a[0])) {
-    auto b = node(Node::Bytes);
+    auto b = makeNode(Node::Bytes);
     b->bytes.set(static_cast<unsigned char>(c));
     q->kids.push_back(std::move(b));
   }
@@ -153,19 +148,19 @@ V lit(const V* a, uint32_t) {
 V range(const V* a, uint32_t span) {
   uint64_t lo = natArg(a[0], 255, "reRange", span), hi = natArg(a[1], 255, "reRange", span);
   if (lo > hi) fail(fmt::format("reRange {} {}: an empty range", lo, hi).c_str(), span);
-  auto b = node(Node::Bytes);
+  auto b = makeNode(Node::Bytes);
   for (uint64_t c = lo; c <= hi; ++c)
     b->bytes.set(c);
   return textOf(*b);
 }
 template <Node::Kind K> V pairOf(const V* a, uint32_t span) { // seq, alt
-  auto n = node(K);
+  auto n = makeNode(K);
   n->kids.push_back(treeOfText(a[0], span));
   n->kids.push_back(treeOfText(a[1], span));
   return textOf(*n);
 }
 V rep(const V* a, uint32_t span) {
-  auto n = node(Node::Repeat);
+  auto n = makeNode(Node::Repeat);
   n->min = uint32_t(natArg(a[0], kMaxRepeat, "reRep", span));
   n->max = uint32_t(natArg(a[1], kMaxRepeat, "reRep", span));
   if (n->max < n->min)
@@ -175,7 +170,7 @@ V rep(const V* a, uint32_t span) {
   return textOf(*n);
 }
 V atLeast(const V* a, uint32_t span) {
-  auto n = node(Node::Repeat);
+  auto n = makeNode(Node::Repeat);
   n->min = uint32_t(natArg(a[0], kMaxRepeat, "reAtLeast", span));
   n->max = kUnbounded;
   n->kids.push_back(treeOfText(a[1], span));
@@ -187,13 +182,13 @@ V lazy(const V* a, uint32_t span) {
   return textOf(*n);
 }
 V group(const V* a, uint32_t span) {
-  auto n = node(Node::Group);
+  auto n = makeNode(Node::Group);
   n->group = 1;
   n->kids.push_back(treeOfText(a[0], span));
   return textOf(*n);
 }
 V anchor(const V* a, uint32_t span) {
-  auto n = node(Node::Assertion);
+  auto n = makeNode(Node::Assertion);
   n->assertion = Assert(natArg(a[0], 5, "reAnchor", span));
   return textOf(*n);
 }

@@ -5,12 +5,6 @@ namespace {
 
 using NodeP = std::unique_ptr<Node>;
 
-NodeP make(Node::Kind k) {
-  auto n = std::make_unique<Node>();
-  n->kind = k;
-  return n;
-}
-
 // A run of one byte set: the set, its counts, greedy (a fixed count is both).
 struct Run {
   ByteSet set;
@@ -28,10 +22,10 @@ uint32_t addCounts(uint32_t a, uint32_t b) {
                                             : std::min<uint64_t>(uint64_t(a) + b, kUnbounded - 1);
 }
 NodeP runNode(const Run& r) {
-  auto b = make(Node::Bytes);
+  auto b = makeNode(Node::Bytes);
   b->bytes = r.set;
   if (r.min == 1 && r.max == 1) return b;
-  auto n = make(Node::Repeat);
+  auto n = makeNode(Node::Repeat);
   n->min = r.min, n->max = r.max, n->lazy = r.lazy;
   n->kids.push_back(std::move(b));
   return n;
@@ -57,7 +51,7 @@ NodeP seq(NodeP n) {
     }
     kids.push_back(std::move(s));
   }
-  if (kids.empty()) return make(Node::Empty);
+  if (kids.empty()) return makeNode(Node::Empty);
   if (kids.size() == 1) return std::move(kids[0]);
   n->kids = std::move(kids);
   return n;
@@ -94,7 +88,7 @@ NodeP alt(NodeP n) {
 NodeP repeat(NodeP n) {
   n->kids[0] = simplified(std::move(n->kids[0]));
   if (n->min == 1 && n->max == 1) return std::move(n->kids[0]);
-  if (n->max == 0) return make(Node::Empty);
+  if (n->max == 0) return makeNode(Node::Empty);
   if (n->min == n->max) n->lazy = false;
   Node& in = *n->kids[0];
   // (x{a,b}){c,d} with a, c ≤ 1 and b or d unbounded: x{a·c,∞} (greedy; x a
