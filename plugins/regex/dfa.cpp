@@ -133,6 +133,7 @@ void LazyDfa::flush() {
   trans_.clear();
   match_.clear();
   pairs_.clear();
+  pairState_.clear();
   index_.clear();
   starts_.clear();
   recentStarts_.fill({});
@@ -221,6 +222,9 @@ bool LazyDfa::buildPairs(size_t maxStates) {
         out[i * nc2 + c1 * nc + c2] = pairRow(next(mid, c2));
     }
   pairs_ = std::move(out);
+  pairState_.assign(pairs_.size(), kDead);
+  for (size_t i = 0; i < states_.size(); ++i)
+    pairState_[i * nc2] = encode(i);
   return true;
 }
 

@@ -88,7 +88,7 @@ public:
   bool buildPairs(size_t maxStates);
   const S* pairs() const { return pairs_.data(); }
   S pairRow(S s) const { return S(indexOf(s) * numClasses_ * numClasses_); }
-  S rowOfPair(S p) const { return encode(size_t(p) / (numClasses_ * numClasses_)); }
+  S rowOfPair(S p) const { return pairState_[size_t(p)]; }
 
   /// Every state the cache has and every one reachable from them (at most
   /// `limit` in all; false if there are more): the whole DFA, for
@@ -119,6 +119,7 @@ private:
   std::vector<S> trans_;       // by rows of stride_; -1: not computed yet
   std::vector<uint8_t> match_; // at each row's offset: the state's match flag
   std::vector<S> pairs_;
+  std::vector<S> pairState_; // at each pair row's offset: the state's row in table()
   std::unordered_map<std::string, int32_t> index_;
   std::unordered_map<uint64_t, S> starts_;
   struct RecentStart {

@@ -293,15 +293,19 @@ size_t Matcher::startOfMatch(std::string_view s, size_t from, size_t end) {
 bool Matcher::fullMatch(std::string_view s) {
   if (!dfaTakes(s)) return regex::fullMatch(pike_, s);
   LazyDfa& d = *whole_;
-  LazyDfa::S st = d.start(0, forwardAt(s, 0));
+  LazyDfa::S st = pairs_ > 0 ? wholeStart_ : d.start(0, forwardAt(s, 0));
   const auto* p = reinterpret_cast<const unsigned char*>(s.data());
   const uint8_t* cls = d.classes().data();
   size_t i = 0, n = s.size();
-  if (pairs_ == 0) pairs_ = d.buildPairs(kPairStates) ? 1 : -1;
+  if (pairs_ == 0) {
+    pairs_ = d.buildPairs(kPairStates) ? 1 : -1;
+    // (a whole DFA is never flushed: its start state stays what it is)
+    if (pairs_ > 0) wholeStart_ = st = d.start(0, forwardAt(s, 0)), wholeStartPair_ = d.pairRow(st);
+  }
   if (pairs_ > 0) { // (two bytes a step: half the dependent loads)
     const LazyDfa::S* two = d.pairs();
     const uint32_t nc = d.numClasses();
-    LazyDfa::S at = d.pairRow(st);
+    LazyDfa::S at = wholeStartPair_;
     for (; i + 2 <= n; i += 2)
       if ((at = two[at + cls[p[i]] * nc + cls[p[i + 1]]]) == LazyDfa::kDead) return false;
     st = d.rowOfPair(at);

@@ -59,6 +59,7 @@ private:
   uint32_t unanchored_ = 0, groups_ = 0;
   bool nullable_ = true, usesLineEnd_ = false, usesWord_ = false;
   int pairs_ = 0; // fullMatch two bytes a step: 0 not tried yet, 1 yes, -1 too large
+  LazyDfa::S wholeStart_ = 0, wholeStartPair_ = 0; // (with pairs: its start, as both rows)
   static constexpr size_t kPairStates = 64;
   bool lineLocal_ = false; // no match crosses or needs a line's ends: search the whole text
   // States the forward scan stays in for a run of bytes (inside `\w+`): the
