@@ -72,6 +72,36 @@ void fixedPrefix(const Node& n, std::vector<ByteSet>& out, bool& open) {
   }
 }
 
+// How common a byte is in text (higher: more common), to pick the byte a
+// scan looks for: English letters by their frequency, space the most
+// common, capitals, digits and the rest rare.
+unsigned commonness(uint8_t c) {
+  static constexpr std::string_view kLetters = "zqjxkvbpygfwmucldrhsnioate"; // (rarest first)
+  if (c == ' ') return 40;
+  if (size_t k = kLetters.find(char(c)); k != std::string_view::npos) return unsigned(k) + 10;
+  if (c == '\n' || c == '.' || c == ',') return 9;
+  if ((c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')) return 4;
+  return 2;
+}
+
+// The bytes of a pattern that is one literal string (at least two bytes, no
+// group, no assertion), else "".
+std::string literalOf(const Node& n) {
+  auto single = [](const Node& b) { return b.kind == Node::Bytes && b.bytes.count() == 1; };
+  auto byteOf = [](const Node& b) {
+    for (unsigned c = 0; c < 256; ++c)
+      if (b.bytes.test(c)) return char(c);
+    return char(0);
+  };
+  std::string out;
+  if (n.kind != Node::Seq) return out;
+  for (auto& k : n.kids) {
+    if (!single(*k)) return "";
+    out += byteOf(*k);
+  }
+  return out;
+}
+
 Before forwardAt(std::string_view s, size_t pos) {
   return {pos == 0, pos > 0 && isWordByte(s[pos - 1])};
 }
@@ -102,12 +132,22 @@ Matcher::Matcher(const Pattern& p) : pike_(compile(p)), groups_(p.groups) {
   std::vector<ByteSet> prefix;
   bool open = true;
   fixedPrefix(*p.root, prefix, open);
-  for (size_t k = 0; k < prefix.size(); ++k)
-    if (prefix[k].count() <= 3 && (!prefilter_ || prefix[k].count() < prefilter_->bytes.size())) {
-      prefilter_ = Prefilter{k, {}};
-      for (unsigned c = 0; c < 256; ++c)
-        if (prefix[k].test(c)) prefilter_->bytes.push_back(uint8_t(c));
-    }
+  unsigned best = ~0u;
+  for (size_t k = 0; k < prefix.size(); ++k) {
+    if (prefix[k].count() > 3) continue;
+    unsigned how = 0;
+    for (unsigned c = 0; c < 256; ++c)
+      if (prefix[k].test(c)) how += commonness(uint8_t(c));
+    if (how >= best) continue;
+    best = how;
+    prefilter_ = Prefilter{k, {}};
+    for (unsigned c = 0; c < 256; ++c)
+      if (prefix[k].test(c)) prefilter_->bytes.push_back(uint8_t(c));
+  }
+  // A literal: found by its rarest byte and a comparison, as by hand.
+  literal_ = literalOf(*p.root);
+  for (size_t k = 1; k < literal_.size(); ++k)
+    if (commonness(uint8_t(literal_[k])) < commonness(uint8_t(literal_[rareAt_]))) rareAt_ = k;
 
   // Forward: the pattern behind a lazy `.*?` (a search starts anywhere,
   // later starts at lower priority).
@@ -331,10 +371,26 @@ std::optional<Span> Matcher::search(std::string_view s, size_t from) {
     if (!m) return std::nullopt;
     return Span{size_t((*m)[0]), size_t((*m)[1])};
   }
+  if (!literal_.empty()) return literalAt(s, from);
   if (prefilter_) return prefiltered(s, from);
   auto end = endOfMatch(s, from);
   if (!end) return std::nullopt;
   return Span{startOfMatch(s, from, *end), *end};
+}
+
+// The first occurrence of the literal at or after `from`: memchr for its
+// rarest byte, then the comparison of the whole.
+std::optional<Span> Matcher::literalAt(std::string_view s, size_t from) const {
+  const size_t len = literal_.size(), k = rareAt_;
+  const char rare = literal_[k];
+  for (size_t at = from; at + len <= s.size();) {
+    const void* q = std::memchr(s.data() + at + k, rare, s.size() - len + 1 - at);
+    if (!q) break;
+    size_t start = size_t(static_cast<const char*>(q) - s.data()) - k;
+    if (std::memcmp(s.data() + start, literal_.data(), len) == 0) return Span{start, start + len};
+    at = start + 1;
+  }
+  return std::nullopt;
 }
 
 // The leftmost-first match from `from`, where every match has one of a few
@@ -424,6 +480,11 @@ std::vector<Span> Matcher::findAll(std::string_view s) {
 
 size_t Matcher::count(std::string_view s) {
   size_t n = 0;
+  if (!literal_.empty() && dfaTakes(s)) { // (occurrences one after another)
+    for (auto m = literalAt(s, 0); m; m = literalAt(s, m->second))
+      ++n;
+    return n;
+  }
   if (dfaTakes(s) && !nullable_ && !prefilter_) {
     endOfMatch(s, 0, &n);
     return n;

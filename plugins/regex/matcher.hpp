@@ -90,6 +90,9 @@ private:
     std::vector<uint8_t> bytes;
   };
   std::optional<Prefilter> prefilter_;
+  std::string literal_; // the pattern is this literal (at least two bytes): memchr and memcmp
+  size_t rareAt_ = 0;   // its rarest byte
+  std::optional<Span> literalAt(std::string_view s, size_t from) const;
 
   bool dfaTakes(std::string_view s) const;
   std::optional<Span> prefiltered(std::string_view s, size_t from);
