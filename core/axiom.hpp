@@ -60,6 +60,10 @@ struct Axiom {
   AxiomId opType = kNoAxiom;
   AlgebraicFacts facts;
   LiteralCheck checkLiteral = nullptr; // of its string literal arguments, if any
+  // Its applications to known arguments are known values: the specializer
+  // may put one where it is used (a filter's `?x` holds for it), computing
+  // it again there — for cheap, pure constructors (regex patterns).
+  bool staticValue = false;
 };
 
 /// One row per axiom any plugin has registered (process-wide: code outlives

@@ -29,16 +29,18 @@ struct PEnv {
 // A partially evaluated value: known (a literal, a function, a structure of
 // partial values) or dynamic (residual code that computes it).
 struct PV {
-  enum Kind : uint8_t { Dyn, Lit, Erased, Global, Clo, Pair, Arr, Con } kind;
+  // App: a primitive whose axiom says its applications to known arguments
+  // are known values (Axiom::staticValue: regex patterns), on known ones.
+  enum Kind : uint8_t { Dyn, Lit, Erased, Global, Clo, Pair, Arr, Con, App } kind;
   ETm* t = nullptr; // Dyn: residual code (its variables are levels); Lit: the literal; Clo: the λ
   uint32_t at = 0;  // Dyn: the binder depth the code was built at
   TopId id = 0;     // Global
   PEnv* env = nullptr; // Clo
   PV* a = nullptr;     // Pair
   PV* b = nullptr;
-  PV** elems = nullptr; // Arr, Con (its fields)
+  PV** elems = nullptr; // Arr, Con (its fields), App (its arguments)
   uint32_t n = 0;
-  const ETm* con = nullptr; // Con: the constructor node (its index and name)
+  const ETm* con = nullptr; // Con: the constructor node (its index and name); App: the Prim
 };
 
 PV* lookup(PEnv* e, uint32_t ix) {
@@ -273,6 +275,16 @@ struct Specializer::Impl {
         e->args[i] = resid(v->elems[i]);
       return e;
     }
+    case PV::App: { // (computed again where it is used: cheap by its axiom's word)
+      ETm* e = node(ETag::Prim);
+      e->prim = v->con->prim;
+      e->span = v->con->span;
+      e->n = v->n;
+      e->args = out.array<ETm*>(v->n);
+      for (uint32_t i = 0; i < v->n; ++i)
+        e->args[i] = resid(v->elems[i]);
+      return e;
+    }
     case PV::Clo: { // a residual λ (its filter is spent)
       ETm* lam = v->t;
       PEnv* env = v->env;
@@ -311,6 +323,7 @@ struct Specializer::Impl {
     case PV::Pair: return closed(v->a) && closed(v->b);
     case PV::Con:
     case PV::Arr:
+    case PV::App:
       for (uint32_t i = 0; i < v->n; ++i)
         if (!closed(v->elems[i])) return false;
       return true;
@@ -334,6 +347,12 @@ struct Specializer::Impl {
     case PV::Erased: return v->n ? fmt::format("*{}", v->n) : "*"; // (machine types differ in code)
     case PV::Global: return fmt::format("g{}", v->id);
     case PV::Pair: return "(" + key(v->a) + "," + key(v->b) + ")";
+    case PV::App: {
+      std::string s = fmt::format("p{}(", v->con->prim);
+      for (uint32_t i = 0; i < v->n; ++i)
+        s += (i ? "," : "") + key(v->elems[i]);
+      return s + ")";
+    }
     case PV::Arr:
     case PV::Con: {
       std::string s = v->con ? fmt::format("c{}[", v->con->bits) : "[";
@@ -369,6 +388,12 @@ struct Specializer::Impl {
       std::string s = rt.nameOf(TopId(v->con->bits));
       if (v->n == 0) return s;
       s = "(" + s;
+      for (uint32_t i = 0; i < v->n; ++i)
+        s += " " + shown(v->elems[i]);
+      return s + ")";
+    }
+    case PV::App: {
+      std::string s = "(" + AxiomTable::get()[primById(v->con->prim).axiom].name;
       for (uint32_t i = 0; i < v->n; ++i)
         s += " " + shown(v->elems[i]);
       return s + ")";
@@ -707,6 +732,15 @@ struct Specializer::Impl {
       return litOf(LitKind::Nat, args[p.arity - 1]->n);
     if (PV* v = fold(p, args)) return v;
     if (PV* v = identity(axioms[p.axiom].facts, args)) return v;
+    if (axioms[p.axiom].staticValue && args.size() == t->n &&
+        std::all_of(args.begin(), args.end(), [&](PV* a) { return closed(a); })) {
+      PV* v = mk(PV::App);
+      v->con = t;
+      v->n = t->n;
+      v->elems = tmp.array<PV*>(t->n);
+      std::copy(args.begin(), args.end(), v->elems);
+      return v;
+    }
     ETm* e = node(ETag::Prim);
     e->prim = t->prim;
     e->span = t->span;

@@ -346,6 +346,11 @@ bool Matcher::fullMatch(std::string_view s) {
     const LazyDfa::S* two = d.pairs();
     const uint32_t nc = d.numClasses();
     LazyDfa::S at = wholeStartPair_;
+    for (; i + 4 <= n; i += 4) { // (the dead state's row leads to itself: one test for two steps)
+      at = two[at + cls[p[i]] * nc + cls[p[i + 1]]];
+      at = two[at + cls[p[i + 2]] * nc + cls[p[i + 3]]];
+      if (at == LazyDfa::kDead) return false;
+    }
     for (; i + 2 <= n; i += 2)
       if ((at = two[at + cls[p[i]] * nc + cls[p[i + 1]]]) == LazyDfa::kDead) return false;
     st = d.rowOfPair(at);

@@ -100,6 +100,12 @@ void normalizers() {
   t[id(ax::group)].norm = toNormal<ax::group, 1>;
   t[id(ax::anchor)].norm = toNormal<ax::anchor, 1>;
   t[id(ax::complement)].norm = toNormal<ax::complement, 1>;
+  // A pattern built from known parts is a known value to the specializer
+  // (a filter's `?r` holds; code specialized to it reads `re "…"` and gets
+  // the pattern's own matcher).
+  for (ax a : {ax::re, ax::lit, ax::range, ax::seq, ax::alt, ax::rep, ax::atLeast, ax::lazy,
+               ax::group, ax::anchor, ax::complement})
+    t[id(a)].staticValue = true;
   registerInspector({"regex", "a pattern's normal form, byte classes and DFA size", inspect});
 }
 
