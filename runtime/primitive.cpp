@@ -56,4 +56,14 @@ const std::vector<PluginCode>& pluginCode() { return plugins(); }
 
 const Prim& primById(AxiomId axiom) { return column()[axiom]; }
 
+static std::vector<void (*)(const std::vector<uint32_t>&)>& droppedHooks() {
+  static std::vector<void (*)(const std::vector<uint32_t>&)> hooks;
+  return hooks;
+}
+void onCodeDropped(void (*fn)(const std::vector<uint32_t>& ids)) { droppedHooks().push_back(fn); }
+void codeDropped(const std::vector<uint32_t>& ids) {
+  for (auto fn : droppedHooks())
+    fn(ids);
+}
+
 } // namespace thorin::rt

@@ -41,6 +41,11 @@ void registerPrim(AxiomId axiom, PrimFn fn, std::initializer_list<MType> args = 
 /// Says which arguments of `axiom`'s primitive it may keep, hand on or
 /// update in place (bit i: argument i); the others it only looks at.
 void primKeeps(AxiomId axiom, uint32_t mask);
+/// Plugins told which compiled code is dropped (a reload, a
+/// deoptimization): the ids whose code went, so that what a plugin made for
+/// that code goes with it (the regex plugin's matchers for known patterns).
+void onCodeDropped(void (*fn)(const std::vector<uint32_t>& ids));
+void codeDropped(const std::vector<uint32_t>& ids);
 /// The primitive of `axiom`, or nullptr (no code: the axiom stays stuck).
 /// Its arity is the axiom's declared one (known once its `.ax` is elaborated).
 const Prim* findPrim(AxiomId axiom);

@@ -96,6 +96,9 @@ struct WordCx {
   /// global (followed through aliases), the term itself otherwise (the
   /// regex plugin reads a pattern literal there).
   std::vector<const ETm*> terms = {};
+  /// The function whose code this is (its code is dropped with it: a
+  /// plugin may tie what it makes for the code to it, codeDropped).
+  uint32_t owner = 0;
   std::function<const ETm*(const ETm*)> known = {};
 };
 using WordLowering = llvm::Value* (*)(WordCx& cx, const std::vector<llvm::Value*>& args);

@@ -1038,6 +1038,7 @@ public:
       cx.box = [this](Value* v, MType m) { return box(v, m); };
       cx.share = [this](Value* w) { return share(w); };
       cx.terms.assign(t->args, t->args + t->n);
+      cx.owner = owner_;
       cx.known = [this](const ETm* e) -> const ETm* {
         for (int hops = 0; e && e->tag == ETag::Global && hops < 16; ++hops) {
           const Global& g = mc_.rt_.erased(e->n);

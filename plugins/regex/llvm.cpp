@@ -46,8 +46,12 @@ template <auto Entry> Value* callKnown(WordCx& c, const std::string& text, const
   auto* bytes = ConstantDataArray::getString(m.getContext(), text, false);
   auto* pat = new GlobalVariable(m, bytes->getType(), true, GlobalValue::PrivateLinkage, bytes,
                                  "thorin.regex.pattern");
-  auto* slot = new GlobalVariable(m, b.getPtrTy(), false, GlobalValue::InternalLinkage,
-                                  ConstantPointerNull::get(b.getPtrTy()), "thorin.regex.matcher");
+  // (KnownSlot: the matcher, null until the first call, and this code's owner)
+  auto* slotTy = StructType::get(b.getPtrTy(), b.getInt32Ty());
+  auto* slot = new GlobalVariable(
+      m, slotTy, false, GlobalValue::InternalLinkage,
+      ConstantStruct::get(slotTy, {ConstantPointerNull::get(b.getPtrTy()), b.getInt32(c.owner)}),
+      "thorin.regex.matcher");
   std::vector<Type*> params{b.getPtrTy(), b.getPtrTy(), b.getInt64Ty()};
   std::vector<Value*> args{slot, pat, b.getInt64(text.size())};
   for (Value* v : rest) {

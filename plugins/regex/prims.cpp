@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 
 #include "core/unicode.hpp"
+#include "known.hpp"
 #include "matcher.hpp"
 #include "regex_axioms.hpp"
 #include "replace.hpp"
@@ -254,6 +255,7 @@ V replaceAll(const V* a, uint32_t span) { // r s template
 } // namespace
 
 void prims() {
+  knownHooks();
   for (auto [x, f] : {std::pair<ax, PrimFn>{ax::re, re},
                       {ax::matches, matches},
                       {ax::searchFrom, searchFrom},
