@@ -387,8 +387,7 @@ void Runtime::finishTierUps() {
 void Runtime::removeCode(const std::vector<TopId>& ids) {
   ++epoch; // (cells may hold entries of the dropped code: GlobalCell)
   if (baseline) baseline->remove(*this, ids);
-  if (backend && !ids.empty()) backend->remove(*this, ids);
-  codeDropped(ids);
+  if (backend && !ids.empty()) backend->remove(*this, ids); // (it tells codeDropped)
 }
 
 void Runtime::settleJit(bool wait) {

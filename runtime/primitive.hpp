@@ -42,8 +42,9 @@ void registerPrim(AxiomId axiom, PrimFn fn, std::initializer_list<MType> args = 
 /// update in place (bit i: argument i); the others it only looks at.
 void primKeeps(AxiomId axiom, uint32_t mask);
 /// Plugins told which compiled code is dropped (a reload, a
-/// deoptimization): the ids whose code went, so that what a plugin made for
-/// that code goes with it (the regex plugin's matchers for known patterns).
+/// deoptimization): the ids whose LLVM code went, the code compiled against
+/// them included (the LLVM tier calls codeDropped), so that what a plugin
+/// made for that code goes with it (the regex plugin's matchers).
 void onCodeDropped(void (*fn)(const std::vector<uint32_t>& ids));
 void codeDropped(const std::vector<uint32_t>& ids);
 /// The primitive of `axiom`, or nullptr (no code: the axiom stays stuck).

@@ -494,7 +494,8 @@ public:
   /// `owner`: the definition this code belongs to (it speculates unless a
   /// deoptimization of it happened).
   FnCompiler(ModuleCompiler& mc, Function* f, TopId owner)
-      : mc_(mc), f_(f), b_(mc.ctx_), owner_(owner), speculate_(mc.rt_.speculation() && !mc.rt_.global(owner).noSpeculate) {
+      : mc_(mc), f_(f), b_(mc.ctx_), owner_(owner),
+        speculate_(mc.rt_.speculation() && !mc.rt_.global(owner).noSpeculate) {
     b_.SetInsertPoint(BasicBlock::Create(mc.ctx_, "entry", f));
   }
   IRBuilder<>& builder() { return b_; }
@@ -1769,9 +1770,11 @@ void LlvmTier::remove(Runtime& rt, const std::vector<TopId>& ids) {
           }
   }
   std::set<orc::ResourceTracker*> removed;
+  std::vector<uint32_t> dropped; // (plugins hear of all of it: what they made for the code goes)
   for (TopId id : gone) {
     auto it = compiled_.find(id);
     if (it == compiled_.end()) continue;
+    dropped.push_back(id);
     if (removed.insert(it->second.tracker.get()).second)
       if (auto err = it->second.tracker->remove()) consumeError(std::move(err));
     for (void* l : it->second.lambdas)
@@ -1784,6 +1787,7 @@ void LlvmTier::remove(Runtime& rt, const std::vector<TopId>& ids) {
       rt.global(id).compiled = nullptr;
       rt.global(id).calls = 0;
     }
+  if (!dropped.empty()) codeDropped(dropped);
 }
 
 Tier* makeLlvm(const JitOptions* o) { return new LlvmTier(*o); }

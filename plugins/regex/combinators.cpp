@@ -70,6 +70,7 @@ NodeP literalBytes(std::string_view s) {
 NodeP treeOf(World& w, Val* v, int depth = 0) {
   if (depth > 10000) return nullptr;
   App a = appOf(w, v);
+  if (a.id == kNoAxiom || a.args.size() != AxiomTable::get()[a.id].arity) return nullptr;
   auto kid = [&](size_t i) { return treeOf(w, a.args[i], depth + 1); };
   uint64_t m = 0, n = 0;
   if (a.id == id(ax::re)) {
@@ -224,6 +225,14 @@ private:
     return vAppNormal(w_, head(ax::lit), vStr(w_, std::move(s)), Icit::Expl);
   }
   Val* set(const ByteSet& b) {
+    if (b.none()) { // (no byte: the complement of every byte, the one form it has)
+      open(ax::complement);
+      open(ax::range);
+      Val* lo = nat(0);
+      Val* hi = nat(255);
+      Val* all = app(ax::range, {lo, hi});
+      return app(ax::complement, {all});
+    }
     if (b.count() == 1) {
       for (unsigned c = 0; c < 256; ++c)
         if (b.test(c)) return lit(std::string(1, char(c)));
@@ -304,7 +313,7 @@ bool shapeOf(World& w, Val* v, std::string& out, int depth = 0) {
                       ax::lazy,  ax::group, ax::anchor, ax::complement};
   const ax* k =
       std::find_if(std::begin(kinds), std::end(kinds), [&](ax x) { return id(x) == a.id; });
-  if (k == std::end(kinds) || *k == ax::complement) return false;
+  if (k == std::end(kinds)) return false;
   out += "(" + std::to_string(uint32_t(*k));
   for (Val* x : a.args) {
     uint64_t n = 0;
@@ -321,7 +330,7 @@ bool shapeOf(World& w, Val* v, std::string& out, int depth = 0) {
 
 bool combinatorsInScope(World& w) {
   for (ax a : {ax::lit, ax::range, ax::seq, ax::alt, ax::rep, ax::atLeast, ax::lazy, ax::group,
-               ax::anchor})
+               ax::anchor, ax::complement})
     if (w.axiomEntry(id(a)) < 0) return false;
   return true;
 }
@@ -339,6 +348,7 @@ std::unique_ptr<Node> knownTree(World& w, Val* v, uint32_t* groups) {
 Val* normalForm(World& w, Val* application) {
   NodeP t = treeOf(w, application);
   if (!t) return nullptr;
+  countGroups(*t); // (before simplify: two equal groups are two groups)
   Pattern p;
   p.root = std::move(t);
   simplify(p);

@@ -262,6 +262,12 @@ private:
     case 'b': return inClass ? one('\b') : assertion(Assert::WordBoundary);
     default: break;
     }
+    if (inClass && c >= '1' && c <= '7') { // ([\1] is octal in a class, as Python's)
+      unsigned v = unsigned(c - '0');
+      for (int k = 0; k < 2 && !atEnd() && peek() >= '0' && peek() <= '7' && v < 32; ++k)
+        v = 8 * v + unsigned(p_[pos_++] - '0');
+      return one(v);
+    }
     if (!inClass) {
       if (c == 'B') return assertion(Assert::NotWordBoundary);
       if (c == 'A') return assertion(Assert::TextStart);

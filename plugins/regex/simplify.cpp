@@ -17,9 +17,9 @@ bool runOf(const Node& n, Run& r) {
     return r = {n.kids[0]->bytes, n.min, n.max, n.lazy && n.min != n.max}, true;
   return false;
 }
-uint32_t addCounts(uint32_t a, uint32_t b) {
-  return a == kUnbounded || b == kUnbounded ? kUnbounded
-                                            : std::min<uint64_t>(uint64_t(a) + b, kUnbounded - 1);
+// a + b, unbounded if either is; kUnbounded - 1 above the largest count (no merge then).
+uint64_t addCounts(uint32_t a, uint32_t b) {
+  return a == kUnbounded || b == kUnbounded ? kUnbounded : uint64_t(a) + b;
 }
 NodeP runNode(const Run& r) {
   auto b = makeNode(Node::Bytes);
@@ -43,10 +43,13 @@ NodeP seq(NodeP n) {
         kids.push_back(std::move(g));
       continue;
     }
-    Run a, b; // x{a,b} x{c,d} → x{a+c,b+d} (greedy, one set)
+    Run a, b;                // x{a,b} x{c,d} → x{a+c,b+d} (greedy, one set)
+    uint64_t lo = 0, hi = 0; // (merged counts stay within what a count may be)
     if (!kids.empty() && runOf(*kids.back(), a) && runOf(*s, b) && a.set == b.set && !a.lazy &&
-        !b.lazy && (kids.back()->kind == Node::Repeat || s->kind == Node::Repeat)) {
-      kids.back() = runNode({a.set, addCounts(a.min, b.min), addCounts(a.max, b.max), false});
+        !b.lazy && (kids.back()->kind == Node::Repeat || s->kind == Node::Repeat) &&
+        (lo = addCounts(a.min, b.min)) <= kMaxRepeat &&
+        ((hi = addCounts(a.max, b.max)) <= kMaxRepeat || hi == kUnbounded)) {
+      kids.back() = runNode({a.set, uint32_t(lo), uint32_t(hi), false});
       continue;
     }
     kids.push_back(std::move(s));
